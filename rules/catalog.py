@@ -1,0 +1,88 @@
+"""Moves and tables of a system, loaded from ``rules/data/<system>/*.yaml`` through strict models.
+
+Game text is data (with its source heading); mechanics are code in ``rules/systems/``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.models import Citation, Frozen
+from rules.tables import Table
+
+
+class RollOption(Frozen):
+    """One way a move is rolled: a stat or meter, or the best (or worst) of several."""
+
+    using: list[str] = Field(description="stats, meters or progress tracks rolled with")
+    method: Literal["single", "highest", "lowest", "choose"] = "single"
+    when: str | None = Field(None, description="the fictional condition for this option")
+
+
+class Move(Frozen):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    category: str
+    heading: str
+    source: str = ""
+    trigger: str
+    roll: Literal["action", "progress", "conclusion", "oracle", "none"] = "none"
+    options: list[RollOption] = Field(default_factory=list)
+    progress_track: str | None = Field(None, description="for progress moves: the track rolled")
+    outcomes: dict[str, str] = Field(default_factory=dict, description="band -> outcome text")
+    tables: list[str] = Field(default_factory=list, description="ids of tables this move uses")
+    experience: dict[str, int] = Field(
+        default_factory=dict, description="experience awarded, by rank or outcome"
+    )
+    text: str = Field("", description="the remaining text of the move, verbatim")
+
+    @property
+    def citation(self) -> Citation:
+        return Citation(source=self.source, heading=self.heading)
+
+
+class _MovesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str
+    moves: list[Move]
+
+
+class _TablesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str
+    tables: list[Table]
+
+
+def _read(system_id: str, name: str) -> dict | None:
+    path = resources.files("rules") / "data" / system_id / name
+    if not path.is_file():
+        return None
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+@cache
+def load_moves(system_id: str) -> tuple[Move, ...]:
+    raw = _read(system_id, "moves.yaml")
+    if raw is None:
+        return ()
+    parsed = _MovesFile.model_validate(raw)
+    return tuple(
+        m if m.source else m.model_copy(update={"source": parsed.source}) for m in parsed.moves
+    )
+
+
+@cache
+def load_tables(system_id: str) -> dict[str, Table]:
+    raw = _read(system_id, "tables.yaml")
+    if raw is None:
+        return {}
+    parsed = _TablesFile.model_validate(raw)
+    tables = [
+        t if t.source else t.model_copy(update={"source": parsed.source}) for t in parsed.tables
+    ]
+    return {t.id: t for t in tables}
