@@ -47,7 +47,8 @@ class SeededDice(_Counted):
 
     def roll(self, sides: int, role: str) -> Die:
         self._count(sides, role)
-        return Die(sides=sides, value=self._rng.randint(1, sides), role=role)
+        # random() * sides is uniform over 1..sides and cheaper than randint (a hot path).
+        return Die(sides=sides, value=int(self._rng.random() * sides) + 1, role=role)
 
     def finish(self) -> None:
         return None

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from rules.catalog import Move, load_moves, load_tables
 from rules.dice import DiceSource, GivenDice, SeededDice
-from rules.errors import InvalidParameter, RulesError, UnknownError
+from rules.errors import InvalidParameter, UnknownError
 from rules.models import Frozen, Resolution, Ruling
 from rules.tables import ROLL_TWICE_RULING, Table, roll_table, table_resolution
 
@@ -109,7 +109,7 @@ def _table_kind(tables: dict[str, Table]) -> RollKind:
         table = tables[params.table]
         return table_resolution(table, roll_table(table, source, tables))
 
-    example = next(iter(tables), "oracle")
+    example = next(iter(tables))
     return RollKind(
         id="table",
         summary="Roll on one of the system's random tables.",
@@ -150,7 +150,8 @@ def build_system(
     """Assemble a system with its data files and the shared ``table``/``expression`` kinds."""
     tables = load_tables(id)
     kinds = {k.id: k for k in roll_kinds}
-    kinds.setdefault("table", _table_kind(tables))
+    if tables:
+        kinds.setdefault("table", _table_kind(tables))
     kinds.setdefault("expression", _expression_kind())
     all_rulings = list(rulings)
     if any(r.roll_twice for t in tables.values() for r in t.rows):
@@ -215,10 +216,7 @@ def resolve_roll(
     else:
         seed = secrets.randbits(63) if seed is None else seed
         source = SeededDice(seed)
-    try:
-        resolution = kind.resolve(validated, source)
-    except RulesError:
-        raise
+    resolution = kind.resolve(validated, source)
     source.finish()
     return resolution.model_copy(
         update={
