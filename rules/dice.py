@@ -7,12 +7,19 @@ One source per resolution. Each roll kind documents the order in which it consum
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Protocol
 
 from rules.errors import DiceError
 from rules.models import Die
 
 MAX_DICE_PER_RESOLUTION = 200
+
+
+@lru_cache(maxsize=4096)
+def make_die(sides: int, value: int, role: str) -> Die:
+    """Dice are frozen values: a die of the same sides, value and role is shared (a hot path)."""
+    return Die(sides=sides, value=value, role=role)
 
 
 class DiceSource(Protocol):
@@ -48,7 +55,7 @@ class SeededDice(_Counted):
     def roll(self, sides: int, role: str) -> Die:
         self._count(sides, role)
         # random() * sides is uniform over 1..sides and cheaper than randint (a hot path).
-        return Die(sides=sides, value=int(self._rng.random() * sides) + 1, role=role)
+        return make_die(sides, int(self._rng.random() * sides) + 1, role)
 
     def finish(self) -> None:
         return None
@@ -86,7 +93,7 @@ class GivenDice(_Counted):
                 value=value,
             )
         self._count(sides, role)
-        return Die(sides=sides, value=value, role=role)
+        return make_die(sides, value, role)
 
     def finish(self) -> None:
         if self.used < len(self.values):
