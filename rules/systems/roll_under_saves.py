@@ -197,7 +197,11 @@ def opposed_winner(actor: SaveRoll, opponent: SaveRoll) -> Literal["actor", "opp
 
 
 def resolve_opposed(params: OpposedParams, source: DiceSource) -> Resolution:
-    _unique_names([params.actor.name, params.opponent.name], "params.opposed")
+    if params.actor.name == params.opponent.name:
+        raise InvalidParameter(
+            f"params.opponent.name: {params.opponent.name!r} is also the actor's name",
+            "params.opponent.name",
+        )
     actor = _roll_saver(source, params.actor, "actor_")
     opponent = _roll_saver(source, params.opponent, "opponent_")
     winner = opposed_winner(actor, opponent)
