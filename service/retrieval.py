@@ -1,0 +1,71 @@
+"""Wiring of the retrieval layer: settings -> embeddings + Chroma + Library, built once, lazily.
+
+The library is built on first use (or by ``warm()`` in a background thread at start-up), so the
+app starts at once; with a current index building it embeds nothing and takes well under a second.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from langchain_core.embeddings import Embeddings
+
+from service.settings import Settings
+from vectorstore.embeddings import LocalMiniLMEmbeddings, local_embeddings, make_embeddings
+from vectorstore.index import open_chroma
+from vectorstore.library import Library, Progress
+
+log = logging.getLogger(__name__)
+
+
+def embedder(settings: Settings) -> tuple[Callable[[], Embeddings], str]:
+    """A factory for the configured embeddings (loaded on first use) and their id."""
+    if settings.embeddings == "openai":
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+        emb, emb_id = make_embeddings(
+            "openai", api_key=key, base_url=settings.openai_base_url,
+            model=settings.openai_embedding_model,
+        )  # fmt: skip
+        return (lambda: emb), emb_id
+    return local_embeddings, LocalMiniLMEmbeddings.model_id
+
+
+def build_library(settings: Settings, progress: Progress | None = None) -> Library:
+    factory, emb_id = embedder(settings)
+    index = open_chroma(
+        f"rules-{emb_id}", path=settings.data_dir / "chroma", url=settings.chroma_url
+    )
+    library = Library(settings.data_dir, index, factory, emb_id)
+    library.sync(progress)
+    return library
+
+
+class Retrieval:
+    """Holds the one Library of an app; tests replace ``library`` with one over a fake index."""
+
+    def __init__(self, settings: Settings, library: Library | None = None) -> None:
+        self.settings = settings
+        self._library = library
+        self._lock = threading.Lock()
+
+    def get(self) -> Library:
+        if self._library is None:
+            with self._lock:
+                if self._library is None:
+                    self._library = build_library(self.settings)
+        return self._library
+
+    def warm(self) -> threading.Thread:
+        """Build the library (and load the model) in the background."""
+
+        def run() -> None:
+            try:
+                self.get().embeddings.embed_query("warm up")
+            except Exception:  # logged; the first request will try again and report
+                log.exception("retrieval warm-up failed")
+
+        thread = threading.Thread(target=run, name="retrieval-warm-up", daemon=True)
+        thread.start()
+        return thread

@@ -1,0 +1,326 @@
+"""The indexed texts: ingest with a content-hash manifest, reconcile with the store, search.
+
+The manifest (``<data_dir>/retrieval/manifest.json``) records every ingested text: its hash and
+its chunks (ids, text, metadata). At start-up the built-in sources are hashed; an unchanged
+source costs nothing, a changed one is re-chunked and only chunks with new ids are embedded.
+The store is then reconciled with the manifest (missing vectors re-embedded, strays deleted),
+so a lost or corrupt index is rebuilt rather than trusted. BM25 is built from the manifest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from rules.errors import InvalidParameter, UnknownError
+from rules.models import Citation
+from vectorstore.chunking import Chunk, chunk_text
+from vectorstore.index import VectorIndex
+from vectorstore.keyword import KeywordIndex
+from vectorstore.models import IngestResult, Mode, Passage, SourceInfo
+
+log = logging.getLogger(__name__)
+
+SOURCES_DIR = Path(__file__).parent / "sources"
+CHUNKER_VERSION = "3"  # bump when chunking changes: every text is re-chunked (ids mostly stable)
+RRF_K = 60  # reciprocal rank fusion constant (Cormack et al. 2009)
+DEPTH = 40  # candidates taken from each retriever before fusion
+ALL_SYSTEMS = "all"  # the system of house rules that apply to every system
+MAX_QUERY_CHARS = 500
+MAX_K = 50
+_SYSTEM_ID = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+
+Progress = Callable[[int, int], None]
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def builtin_sources(folder: Path = SOURCES_DIR) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix in (".md", ".txt"))
+
+
+class Library:
+    """Every indexed text, its vectors and its keyword index."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        index: VectorIndex,
+        embeddings: Callable[[], Embeddings],
+        embedder_id: str,
+        sources_dir: Path = SOURCES_DIR,
+    ) -> None:
+        self.dir = Path(data_dir) / "retrieval"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.index = index
+        self._embeddings_factory = embeddings
+        self._embeddings: Embeddings | None = None
+        self.embedder_id = embedder_id
+        self.sources_dir = sources_dir
+        self.docs: dict[str, dict[str, Any]] = {}
+        self._lock = threading.RLock()
+        self._keyword: KeywordIndex | None = None
+        self._chunks: dict[str, Chunk] = {}
+        self._load_manifest()
+
+    # -- manifest ---------------------------------------------------------------------------
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.dir / "manifest.json"
+
+    def _load_manifest(self) -> None:
+        path = self.manifest_path
+        if not path.exists():
+            return
+        try:
+            data = json.loads(path.read_text())
+            if data.get("chunker") != CHUNKER_VERSION or data.get("embedder") != self.embedder_id:
+                log.info("retrieval manifest is for another chunker or model; re-indexing")
+                return
+            self.docs = {d: dict(v) for d, v in data["docs"].items()}
+            for entry in self.docs.values():
+                entry["chunks"] = [Chunk(**c) for c in entry["chunks"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("retrieval manifest %s is corrupt (%s); rebuilding the index", path, exc)
+            self.docs = {}
+
+    def _save_manifest(self) -> None:
+        docs = {d: {**v, "chunks": [asdict(c) for c in v["chunks"]]} for d, v in self.docs.items()}
+        data = {"chunker": CHUNKER_VERSION, "embedder": self.embedder_id, "docs": docs}
+        tmp = self.manifest_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False))
+        tmp.replace(self.manifest_path)
+
+    # -- embedding --------------------------------------------------------------------------
+
+    @property
+    def embeddings(self) -> Embeddings:
+        if self._embeddings is None:
+            self._embeddings = self._embeddings_factory()
+        return self._embeddings
+
+    def _embed_and_store(self, chunks: Sequence[Chunk], progress: Progress | None) -> None:
+        batch = 32
+        for i in range(0, len(chunks), batch):
+            part = chunks[i : i + batch]
+            vectors = self.embeddings.embed_documents([c.index_text for c in part])
+            self.index.upsert(
+                [c.id for c in part], [c.text for c in part], vectors, [c.metadata() for c in part]
+            )
+            if progress:
+                progress(min(i + batch, len(chunks)), len(chunks))
+
+    # -- ingest -----------------------------------------------------------------------------
+
+    def _put(
+        self,
+        doc: str,
+        text: str,
+        *,
+        system: str,
+        source: str,
+        kind: str,
+        progress: Progress | None = None,
+    ) -> IngestResult:
+        digest = sha256_text(text)
+        old = self.docs.get(doc)
+        if old and old["sha256"] == digest and old["system"] == system:
+            return IngestResult(
+                doc=doc, source=source, system=system, status="unchanged",
+                chunks=len(old["chunks"]), embedded=0,
+            )  # fmt: skip
+        chunks = chunk_text(text, system=system, source=source, kind=kind, doc=doc)
+        old_ids = {c.id for c in old["chunks"]} if old else set()
+        new = [c for c in chunks if c.id not in old_ids]
+        self._embed_and_store(new, progress)
+        self.index.delete(sorted(old_ids - {c.id for c in chunks}))
+        self.docs[doc] = {
+            "doc": doc, "system": system, "source": source, "kind": kind,
+            "sha256": digest, "chunks": chunks,
+        }  # fmt: skip
+        self._save_manifest()
+        self._keyword = None
+        status = "updated" if old else "added"
+        log.info(
+            "%s %s (%s): %d chunks, %d embedded", status, source, system, len(chunks), len(new)
+        )
+        return IngestResult(
+            doc=doc, source=source, system=system, status=status,
+            chunks=len(chunks), embedded=len(new),
+        )  # fmt: skip
+
+    def sync(self, progress: Progress | None = None) -> list[IngestResult]:
+        """Bring the index up to date with the built-in sources; cheap when nothing changed."""
+        with self._lock:
+            results = []
+            present = set()
+            for path in builtin_sources(self.sources_dir):
+                doc = f"builtin/{path.name}"
+                present.add(doc)
+                results.append(
+                    self._put(doc, path.read_text(encoding="utf-8"), system=path.stem,
+                              source=path.name, kind="builtin", progress=progress)
+                )  # fmt: skip
+            for doc in [d for d, v in self.docs.items() if v["kind"] == "builtin"]:
+                if doc not in present:
+                    results.append(self.remove(doc))
+            self.reconcile(progress)
+            return results
+
+    def reconcile(self, progress: Progress | None = None) -> int:
+        """Make the store hold exactly the manifest's chunks; returns how many were re-embedded."""
+        with self._lock:
+            wanted = {c.id: c for v in self.docs.values() for c in v["chunks"]}
+            stored = self.index.ids()
+            missing = [c for i, c in wanted.items() if i not in stored]
+            extra = sorted(stored - wanted.keys())
+            if missing:
+                log.warning(
+                    "vector index lacks %d of %d passages; re-embedding them",
+                    len(missing),
+                    len(wanted),
+                )
+                self._embed_and_store(missing, progress)
+            if extra:
+                log.info("removing %d stray passages from the vector index", len(extra))
+                self.index.delete(extra)
+            return len(missing)
+
+    def add_text(
+        self,
+        text: str,
+        *,
+        source: str,
+        system: str | None,
+        house: bool = False,
+        progress: Progress | None = None,
+    ) -> IngestResult:
+        """Add (or update) a person's own text: rules for a system, or house rules."""
+        if system is not None and not _SYSTEM_ID.match(system):
+            raise InvalidParameter(
+                f"system id {system!r} must be lower case letters, digits and _", "system"
+            )
+        if system is None and not house:
+            raise InvalidParameter("give a system id, or mark the text as house rules", "system")
+        if not text.strip():
+            raise InvalidParameter(f"{source} is empty", "path")
+        sys_id = system or ALL_SYSTEMS
+        kind = "house" if house else "user"
+        with self._lock:
+            return self._put(
+                f"{kind}/{sys_id}/{source}", text, system=sys_id, source=source, kind=kind,
+                progress=progress,
+            )  # fmt: skip
+
+    def remove(self, doc: str) -> IngestResult:
+        with self._lock:
+            entry = self._find(doc)
+            self.index.delete([c.id for c in entry["chunks"]])
+            del self.docs[entry["doc"]]
+            self._save_manifest()
+            self._keyword = None
+            return IngestResult(
+                doc=entry["doc"], source=entry["source"], system=entry["system"],
+                status="removed", chunks=len(entry["chunks"]), embedded=0,
+            )  # fmt: skip
+
+    def _find(self, doc: str) -> dict[str, Any]:
+        if doc in self.docs:
+            return self.docs[doc]
+        matches = [v for v in self.docs.values() if v["source"] == doc and v["kind"] != "builtin"]
+        if len(matches) == 1:
+            return matches[0]
+        raise UnknownError("document", doc, [d for d in self.docs if not d.startswith("builtin/")])
+
+    # -- listing ----------------------------------------------------------------------------
+
+    def sources(self) -> list[SourceInfo]:
+        return [
+            SourceInfo(doc=d, system=v["system"], source=v["source"], kind=v["kind"],
+                       chunks=len(v["chunks"]), sha256=v["sha256"])
+            for d, v in sorted(self.docs.items())
+        ]  # fmt: skip
+
+    def systems(self) -> list[str]:
+        return sorted({v["system"] for v in self.docs.values()} - {ALL_SYSTEMS})
+
+    # -- search -----------------------------------------------------------------------------
+
+    def _keyword_index(self) -> KeywordIndex:
+        with self._lock:
+            if self._keyword is None:
+                chunks = [c for v in self.docs.values() for c in v["chunks"]]
+                self._chunks = {c.id: c for c in chunks}
+                self._keyword = KeywordIndex([c.id for c in chunks], [c.index_text for c in chunks])
+                self._system_of = np.array([c.system for c in chunks])
+            return self._keyword
+
+    def _check(self, query: str, system: str | None, k: int) -> list[str] | None:
+        if not query.strip():
+            raise InvalidParameter("the query is empty", "q")
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidParameter(
+                f"the query is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}", "q"
+            )
+        if not 1 <= k <= MAX_K:
+            raise InvalidParameter(f"k must be between 1 and {MAX_K}, got {k}", "k")
+        if system is None:
+            return None
+        if system not in self.systems():
+            raise UnknownError("system", system, self.systems(), field="system")
+        return [system, ALL_SYSTEMS]
+
+    def keyword_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
+        kw = self._keyword_index()
+        scores = kw.scores(query)
+        if systems is not None and len(scores):
+            scores = np.where(np.isin(self._system_of, list(systems)), scores, 0.0)
+        order = np.argsort(-scores, kind="stable")[:DEPTH]
+        return [kw.ids[i] for i in order if scores[i] > 0]
+
+    def vector_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
+        vector = self.embeddings.embed_query(query)
+        return [i for i, _ in self.index.query(vector, DEPTH, systems)]
+
+    def search(
+        self, query: str, *, system: str | None = None, k: int = 5, mode: Mode = "hybrid"
+    ) -> list[Passage]:
+        """The k passages that best answer ``query``, best first."""
+        systems = self._check(query, system, k)
+        self._keyword_index()
+        rankings: list[list[str]] = []
+        if mode in ("hybrid", "keyword"):
+            rankings.append(self.keyword_ranking(query, systems))
+        if mode in ("hybrid", "vector"):
+            rankings.append(self.vector_ranking(query, systems))
+        fused = rrf(rankings)
+        return [self._passage(i, s) for i, s in fused[:k] if i in self._chunks]
+
+    def _passage(self, chunk_id: str, score: float) -> Passage:
+        c = self._chunks[chunk_id]
+        return Passage(
+            id=c.id, system=c.system, citation=Citation(source=c.source, heading=c.heading),
+            score=round(score, 6), text=c.text, kind=c.kind, start=c.start, end=c.end,  # type: ignore[arg-type]
+        )  # fmt: skip
+
+
+def rrf(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion: sum of 1 / (k + rank) over the rankings, best first."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))

@@ -1,0 +1,44 @@
+"""What retrieval returns: passages (cited like the engine's resolutions) and indexed texts."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.models import Citation
+
+Mode = Literal["hybrid", "vector", "keyword"]
+
+
+class Passage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="stable chunk id")
+    system: str = Field(description="system id, or 'all' for house rules that apply everywhere")
+    citation: Citation
+    score: float = Field(description="fused reciprocal-rank score (hybrid) or the mode's own score")
+    text: str
+    kind: Literal["builtin", "user", "house"] = "builtin"
+    start: int = Field(description="character offset of the passage in its source")
+    end: int
+
+
+class SourceInfo(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    doc: str = Field(description="id to remove a user text with")
+    system: str
+    source: str
+    kind: Literal["builtin", "user", "house"]
+    chunks: int
+    sha256: str
+
+
+class IngestResult(BaseModel):
+    doc: str
+    source: str
+    system: str
+    status: Literal["added", "updated", "unchanged", "removed"]
+    chunks: int
+    embedded: int = Field(description="chunks embedded by this ingest (0 when nothing changed)")
