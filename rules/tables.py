@@ -52,18 +52,34 @@ class Table(Frozen):
     source: str = ""
     rows: list[TableRow]
     note: str | None = None
+    span: tuple[int, int] | None = Field(
+        None,
+        description="the values the rows cover when a rule adds modifiers to the dice (e.g. "
+        "d20 + attributes - 5 per wound, clamped into this span); default: the dice range",
+    )
 
     @model_validator(mode="after")
     def _rows_partition_the_range(self) -> Table:
+        low, high = self.value_range
         count, sides = self.dice_count_sides
-        expected = count
+        if self.span is not None and not low <= count <= count * sides <= high:
+            raise ValueError(f"table {self.id}: span {self.span} does not cover its dice")
+        expected = low
         for row in self.rows:
             if row.low != expected:
                 raise ValueError(f"table {self.id}: row starting at {row.low}, expected {expected}")
             expected = row.high + 1
-        if expected - 1 != count * sides:
-            raise ValueError(f"table {self.id}: rows end at {expected - 1}, not {count * sides}")
+        if expected - 1 != high:
+            raise ValueError(f"table {self.id}: rows end at {expected - 1}, not {high}")
         return self
+
+    @property
+    def value_range(self) -> tuple[int, int]:
+        """The lowest and highest value the rows cover (the dice range unless ``span`` widens it)."""
+        if self.span is not None:
+            return self.span
+        count, sides = self.dice_count_sides
+        return count, count * sides
 
     @property
     def dice_count_sides(self) -> tuple[int, int]:
