@@ -20,15 +20,23 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.dice import SeededDice  # noqa: E402
-from rules.registry import SYSTEM_IDS, get_system, resolve_roll  # noqa: E402
+from rules.dice import SeededDice
+from rules.registry import SYSTEM_IDS, get_system, resolve_roll
 
 # (label, system, kind, params) — every case resolved through the same entry point as the API.
 CASES = [
-    ("sundered_isles action roll", "sundered_isles", "action",
-     {"stat": "edge", "stat_value": 2, "adds": 1, "momentum": 3}),
-    ("sundered_isles table roll (pay the price)", "sundered_isles", "table",
-     {"table": "pay_the_price"}),
+    (
+        "sundered_isles action roll",
+        "sundered_isles",
+        "action",
+        {"stat": "edge", "stat_value": 2, "adds": 1, "momentum": 3},
+    ),
+    (
+        "sundered_isles table roll (pay the price)",
+        "sundered_isles",
+        "table",
+        {"table": "pay_the_price"},
+    ),
     ("elegy action roll", "elegy", "action", None),
     ("go_forth check", "go_forth", "check", None),
     ("storyteller pool of 10", "storyteller", "pool", None),
@@ -109,9 +117,13 @@ def server() -> Iterator[str]:
 
 
 def over_http(seconds: float) -> None:
-    body = {"system": "sundered_isles", "kind": "action",
-            "params": {"stat": "edge", "stat_value": 2, "adds": 1, "momentum": 3}}
+    body = {
+        "system": "sundered_isles",
+        "kind": "action",
+        "params": {"stat": "edge", "stat_value": 2, "adds": 1, "momentum": 3},
+    }
     with server() as url, httpx.Client(base_url=url) as client:
+
         def trivial(i: int) -> None:
             client.post("/trivial", json=body).raise_for_status()
 
