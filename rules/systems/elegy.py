@@ -228,6 +228,7 @@ def _action_resolution(
 
 
 def _resolution(
+    focus: int,
     outcome: m.ActionOutcome,
     changes: m.Changes,
     details: dict,
@@ -239,7 +240,7 @@ def _resolution(
         match=outcome.match,
         scores={
             "action_score": outcome.score,
-            "focus": details.pop("focus_before"),
+            "focus": focus,
             "challenge_1": outcome.roll.challenge[0],
             "challenge_2": outcome.roll.challenge[1],
         },
@@ -253,8 +254,7 @@ def _resolution(
 
 def resolve_action(params: ActionParams, source: DiceSource) -> Resolution:
     outcome, changes, details = _action_resolution(params, source, params.stat)
-    details["focus_before"] = params.focus
-    return _resolution(outcome, changes, details, m.ACTION_ROLL, [])
+    return _resolution(params.focus, outcome, changes, details, m.ACTION_ROLL, [])
 
 
 def resolve_power(params: PowerParams, source: DiceSource) -> Resolution:
@@ -264,8 +264,8 @@ def resolve_power(params: PowerParams, source: DiceSource) -> Resolution:
         details["impact"] = step
     details["costs"] = 0 if outcome.band == "strong_hit" else 1 if outcome.band == "weak_hit" else 2
     details["second_cost"] = outcome.band == "miss"
-    details["focus_before"] = params.focus
     return _resolution(
+        params.focus,
         outcome,
         changes,
         details,
@@ -293,8 +293,8 @@ def resolve_ritual(params: RitualParams, source: DiceSource) -> Resolution:
             "the ritual consumes you",
         )
         details["impact"] = step
-    details["focus_before"] = params.focus
     resolution = _resolution(
+        params.focus,
         outcome,
         changes,
         details,
