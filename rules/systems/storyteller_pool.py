@@ -2,22 +2,32 @@
 
 Source: storyteller.txt ("Difficulties", "Botches", "Automatic Success"). The counting rule is
 one pure function, ``count_pool``, that every storyteller roll kind calls; the rulings it applies
-are written in ``rules/systems/storyteller.py``.
+are written in ``rules/systems/storyteller_rulings.py``. Also here: the parameter types and the
+small helpers the roll kinds share (simple and extended in ``storyteller.py``, resisted in
+``storyteller_contest.py``, teamwork and multiple actions in ``storyteller_group.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.catalog import load_tables
 from rules.dice import DiceSource
-from rules.models import Die
+from rules.models import Die, StateChange
 from rules.tables import Table
 
+SOURCE = "storyteller.txt"
+SYSTEM_ID = "storyteller"
 SIDES = 10
 MIN_DIFFICULTY = 2
 MAX_DIFFICULTY = 10
 MAX_POOL = 30
+MAX_GOAL = 100
+MAX_MEMBERS = 6
+MAX_ACTIONS = 6
 DEGREE_ROWS = 5  # "Five or more is a momentous occasion": 5+ net successes read the last row
 
 
@@ -109,3 +119,67 @@ def degree_row(table: Table, net: int) -> tuple[str, str] | None:
         return None
     row = table.row_for(min(net, DEGREE_ROWS))
     return row.text.split(" ", 1)[0].lower(), row.text
+
+
+# --- shared parameter types --------------------------------------------------------------------
+
+Pool = Annotated[int, Field(ge=1, le=MAX_POOL, description=f"dice in the pool (1..{MAX_POOL})")]
+Difficulty = Annotated[
+    int,
+    Field(
+        ge=MIN_DIFFICULTY,
+        le=MAX_DIFFICULTY,
+        description="difficulty 2..10 (3 trivial, 6 standard, 9 extremely difficult)",
+    ),
+]
+Goal = Annotated[int, Field(ge=1, le=MAX_GOAL, description="successes needed to finish")]
+Accumulated = Annotated[
+    int, Field(ge=0, le=MAX_GOAL, description="successes accumulated on earlier turns")
+]
+Willpower = Annotated[
+    bool, Field(description="spend a willpower point for one guaranteed success on this roll")
+]
+
+
+class StrictParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- shared resolver helpers -------------------------------------------------------------------
+
+DEGREE_TABLE = load_tables(SYSTEM_ID)["degree_of_success"]
+
+
+def pool_rulings(roll: PoolRoll) -> list[str]:
+    t = roll.tally
+    rulings: list[str] = []
+    tens = [d for d in roll.dice if d.value == 10]
+    if tens and (roll.difficulty == 10 or any(d.cancelled for d in tens)):
+        rulings.append("ten_always_succeeds")
+    if t.cancelled:
+        rulings.append("ones_cancel_successes")
+    if t.ones and t.cancelled == t.successes and not t.willpower:
+        # no success at all (a botch), or successes all cancelled (no botch: a failure)
+        rulings.append("botch_needs_zero_successes")
+    if t.willpower:
+        rulings.append("willpower_success")
+    return rulings
+
+
+def band(roll: PoolRoll) -> str:
+    if roll.tally.botch:
+        return "botch"
+    return "success" if roll.tally.net > 0 else "failure"
+
+
+def willpower_change(spent: bool, target: str = "willpower") -> list[StateChange]:
+    return [StateChange(target=target, delta=-1, note="willpower point spent")] if spent else []
+
+
+def degree_of(net: int) -> tuple[str | None, str | None]:
+    found = degree_row(DEGREE_TABLE, net)
+    return (found[0], found[1]) if found else (None, None)
+
+
+def unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from rules.errors import DiceError, InvalidParameter
 from rules.registry import get_system, resolve_roll
-from rules.systems.storyteller import DEGREE_TABLE, MAX_ACTIONS
-from rules.systems.storyteller_pool import MAX_POOL, count_pool
+from rules.systems.storyteller_pool import DEGREE_TABLE, MAX_ACTIONS, MAX_POOL, count_pool
 
 SYSTEM = "storyteller"
 
