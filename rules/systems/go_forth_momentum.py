@@ -160,7 +160,10 @@ Use = Literal["roll", "effort", "gambit", "extra_action", "defense", "ability"]
 
 class MomentumParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    pool: Pool = Field(default_factory=Pool, description="the Momentum pool before the action")
+    pool: Pool = Field(
+        default_factory=Pool,
+        description="the Momentum pool before the action (default: 3 dice in Stamina)",
+    )
     action: Action
     direction: Direction | None = Field(None, description="prepare: which die to move")
     area: Literal["stamina", "power", "building", "locked"] | None = Field(
