@@ -188,6 +188,7 @@ def _boost_dice(count: int, source: DiceSource) -> list[Die]:
 
 
 def resolve_check(params: CheckParams, source: DiceSource) -> Resolution:
+    changes, pool = _spend_boosts(params)  # refuse boosts the pool cannot pay before any die
     check = _check(params, source)
     boosts = _boost_dice(len(params.boosts), source)
     total = check["d20"].value + params.roll_bonus + sum(d.value for d in boosts)
@@ -195,7 +196,6 @@ def resolve_check(params: CheckParams, source: DiceSource) -> Resolution:
     rulings = check["rulings"] + (["roll_bonus_added"] if params.roll_bonus else [])
     if total == check["tn"]:
         rulings.append("meet_tn_succeeds")
-    changes, pool = _spend_boosts(params)
     changes += _used_conditions(params)
     return Resolution(
         outcome="success" if success else "failure",
@@ -221,7 +221,10 @@ def _sum(dice: list[Die]) -> int:
 
 
 def apply_to_hearts(effort: int, params: EffortParams) -> tuple[int, int, int, list[str]]:
-    """Effort (after Shields) on the target's Hearts: (hearts left, effort on heart, overcome, rulings)."""
+    """Effort (after Shields) on the target's Hearts.
+
+    Returns (Hearts left, Effort on the current Heart, Hearts overcome, rulings applied).
+    """
     assert params.hearts is not None
     rulings: list[str] = []
     if params.breaking_point is not None and effort >= params.breaking_point:
@@ -239,6 +242,13 @@ def apply_to_hearts(effort: int, params: EffortParams) -> tuple[int, int, int, l
 
 
 def resolve_effort(params: EffortParams, source: DiceSource) -> Resolution:
+    if params.hearts is None and (
+        params.fortified or params.breaking_point is not None or params.heart_effort
+    ):
+        raise InvalidParameter(
+            "fortified, breaking_point and heart_effort need params.hearts", "params.hearts"
+        )
+    changes, pool = _spend_boosts(params, params.effort_boosts)
     check = _check(params, source)
     sides = params.effort_die or EFFORT_DICE[params.using]
     effort_die = source.roll(sides, "effort")
@@ -261,7 +271,6 @@ def resolve_effort(params: EffortParams, source: DiceSource) -> Resolution:
         rulings.append("effort_not_negative")
     if not hit:
         effort_die = effort_die.model_copy(update={"kept": False})
-    changes, pool = _spend_boosts(params, params.effort_boosts)
     changes += _used_conditions(params)
     scores = {"total": total, "tn": check["tn"], "d20": check["d20"].value, "effort": effort}
     details: dict = {"mode": check["mode"], "base_tn": check["base_tn"], "effort_die": sides}
@@ -278,10 +287,6 @@ def resolve_effort(params: EffortParams, source: DiceSource) -> Resolution:
             )
         details["wasted"] = _wasted(effort, params, overcome)
         heading = HEARTS
-    elif params.fortified or params.breaking_point is not None or params.heart_effort:
-        raise InvalidParameter(
-            "fortified, breaking_point and heart_effort need params.hearts", "params.hearts"
-        )
     return Resolution(
         outcome="hit" if hit else "graze",
         scores=scores,

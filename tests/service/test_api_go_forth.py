@@ -116,6 +116,10 @@ BAD = [
     ("momentum", {"action": "lock", "area": "locked"}, None, "params.area"),
     ("momentum", {"action": "build", "count": 2, "pool": {"power": 1}}, None, "params.count"),
     ("momentum", {"action": "prepare", "direction": "power_to_stamina"}, None, "params.direction"),
+    # refused before any die is read, so given dice cannot hide the real problem
+    ("effort", {"tn": 12, "effort_boosts": 1, "pool": {"power": 0}}, [], "params.effort_boosts"),
+    ("effort", {"tn": 12, "shield": 1, "breaking_point": 5}, [], "params.hearts"),
+    ("wound", {"defense": "body", "attributes": {"agility": 1}}, [], "params.attributes.might"),
     # wrong dice
     ("check", {"tn": 12}, [21], "dice[0]"),
     ("effort", {"tn": 12, "using": "bare_hands"}, [10, 5], "dice[1]"),
