@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 MIN_CHARS = 300  # a section shorter than this absorbs the next one
 MAX_CHARS = 1400  # a chunk longer than this is split (a table larger than this stays whole)
+WINDOW_CHARS = 450  # the embedding model reads 256 tokens: a long chunk gets a vector per window
 
 _MD_HEADING = re.compile(r"^(?:>\s*)*(?:\[![\w-]+\]\s*)?(#{1,6})\s*(.*?)\s*#*\s*$")
 _WIKI_LINK = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]")
@@ -67,6 +68,32 @@ class Chunk:
     def index_text(self) -> str:
         """What is embedded and keyword-indexed: the heading path, then the plain text."""
         return f"{self.heading}\n{clean_markup(self.text)}"
+
+    @property
+    def keyword_text(self) -> str:
+        """What BM25 reads: the index text with the section's own title once more (a title
+        weighs more than a word of the body)."""
+        return f"{self.heading.rsplit(' > ', 1)[-1]}\n{self.index_text}"
+
+    def windows(self) -> list[str]:
+        """The texts embedded for this chunk: the whole chunk, then (when it is longer than the
+        model reads) windows of its lines, each under the heading path."""
+        body = clean_markup(self.text).strip()
+        out = [self.index_text]
+        if len(body) <= WINDOW_CHARS:
+            return out
+        cur = ""
+        for line in body.splitlines():
+            if cur and len(cur) + len(line) > WINDOW_CHARS:
+                out.append(f"{self.heading}\n{cur.strip()}")
+                cur = ""
+            cur += line + "\n"
+        if cur.strip():
+            out.append(f"{self.heading}\n{cur.strip()}")
+        return out
+
+    def vector_ids(self) -> list[str]:
+        return [f"{self.id}#{n}" for n in range(len(self.windows()))]
 
     def metadata(self) -> dict[str, str | int]:
         return {

@@ -113,12 +113,17 @@ class Library:
         return self._embeddings
 
     def _embed_and_store(self, chunks: Sequence[Chunk], progress: Progress | None) -> None:
-        batch = 32
+        batch = 16
         for i in range(0, len(chunks), batch):
             part = chunks[i : i + batch]
-            vectors = self.embeddings.embed_documents([c.index_text for c in part])
+            rows = [
+                (vid, text, {**c.metadata(), "chunk": c.id})
+                for c in part
+                for vid, text in zip(c.vector_ids(), c.windows(), strict=True)
+            ]
+            vectors = self.embeddings.embed_documents([text for _, text, _ in rows])
             self.index.upsert(
-                [c.id for c in part], [c.text for c in part], vectors, [c.metadata() for c in part]
+                [r[0] for r in rows], [r[1] for r in rows], vectors, [r[2] for r in rows]
             )
             if progress:
                 progress(min(i + batch, len(chunks)), len(chunks))
@@ -146,7 +151,8 @@ class Library:
         old_ids = {c.id for c in old["chunks"]} if old else set()
         new = [c for c in chunks if c.id not in old_ids]
         self._embed_and_store(new, progress)
-        self.index.delete(sorted(old_ids - {c.id for c in chunks}))
+        gone = [c for c in old["chunks"] if c.id not in {c.id for c in chunks}] if old else []
+        self.index.delete([v for c in gone for v in c.vector_ids()])
         self.docs[doc] = {
             "doc": doc, "system": system, "source": source, "kind": kind,
             "sha256": digest, "chunks": chunks,
@@ -183,10 +189,11 @@ class Library:
     def reconcile(self, progress: Progress | None = None) -> int:
         """Make the store hold exactly the manifest's chunks; returns how many were re-embedded."""
         with self._lock:
-            wanted = {c.id: c for v in self.docs.values() for c in v["chunks"]}
+            chunks = [c for v in self.docs.values() for c in v["chunks"]]
+            wanted = {vid for c in chunks for vid in c.vector_ids()}
             stored = self.index.ids()
-            missing = [c for i, c in wanted.items() if i not in stored]
-            extra = sorted(stored - wanted.keys())
+            missing = [c for c in chunks if not set(c.vector_ids()) <= stored]
+            extra = sorted(stored - wanted)
             if missing:
                 log.warning(
                     "vector index lacks %d of %d passages; re-embedding them",
@@ -228,7 +235,7 @@ class Library:
     def remove(self, doc: str) -> IngestResult:
         with self._lock:
             entry = self._find(doc)
-            self.index.delete([c.id for c in entry["chunks"]])
+            self.index.delete([v for c in entry["chunks"] for v in c.vector_ids()])
             del self.docs[entry["doc"]]
             self._save_manifest()
             self._keyword = None
@@ -264,7 +271,9 @@ class Library:
             if self._keyword is None:
                 chunks = [c for v in self.docs.values() for c in v["chunks"]]
                 self._chunks = {c.id: c for c in chunks}
-                self._keyword = KeywordIndex([c.id for c in chunks], [c.index_text for c in chunks])
+                self._keyword = KeywordIndex(
+                    [c.id for c in chunks], [c.keyword_text for c in chunks]
+                )
                 self._system_of = np.array([c.system for c in chunks])
             return self._keyword
 
@@ -293,7 +302,10 @@ class Library:
 
     def vector_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
         vector = self.embeddings.embed_query(query)
-        return [i for i, _ in self.index.query(vector, DEPTH, systems)]
+        ranking: dict[str, None] = {}  # chunk ids in order of their best window
+        for vid, _ in self.index.query(vector, DEPTH * 2, systems):
+            ranking.setdefault(vid.partition("#")[0], None)
+        return list(ranking)[:DEPTH]
 
     def search(
         self, query: str, *, system: str | None = None, k: int = 5, mode: Mode = "hybrid"
