@@ -210,6 +210,15 @@ def _resolution(
     )
 
 
+def _take_burn(roll: Resolution, sheet: Sheet) -> Resolution:
+    """Move a burn's momentum reset into the sheet, in the order it happened."""
+    for change in roll.changes:
+        if change.set_to is not None:
+            sheet.momentum = change.set_to
+        sheet.changes.append(change)
+    return roll.model_copy(update={"changes": []})
+
+
 def _roll_table(table_id: str, source: DiceSource) -> tuple[list[Any], dict[str, Any]]:
     table = TABLES[table_id]
     rolled = table_resolution(table, roll_table(table, source, TABLES))
@@ -393,8 +402,7 @@ def resolve_suffer(spec: SufferSpec, params: Any, source: DiceSource) -> Resolut
         impacts=sheet.impacts,
         burn_momentum=params.burn_momentum,
     )
-    for change in roll.changes:  # burned momentum
-        sheet.momentum = change.set_to if change.set_to is not None else sheet.momentum
+    roll = _take_burn(roll, sheet)
     band = roll.outcome
     choices: dict[str, list[str]] = {}
     extra_dice: list[Any] = []
@@ -525,8 +533,7 @@ def _recover_roll(move_id: str, params: Any, sheet: Sheet, source: DiceSource) -
         burn_momentum=params.burn_momentum,
         citation=move.citation,
     )
-    for change in roll.changes:
-        sheet.momentum = change.set_to if change.set_to is not None else sheet.momentum
+    roll = _take_burn(roll, sheet)
     return roll.model_copy(update={"details": {**roll.details, "stat": stat}})
 
 

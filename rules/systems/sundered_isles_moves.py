@@ -6,6 +6,7 @@ Helper of ``rules/systems/sundered_isles.py``. Move text and tables are data
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.catalog import Move, load_moves, load_tables
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter, UnknownError
-from rules.ironsworn import Band
+from rules.ironsworn import MOMENTUM_MIN, Band, momentum_max
 from rules.models import Resolution, Ruling, StateChange
 from rules.progress import BOXES, IRONSWORN_RANK_TICKS, MAX_TICKS, Clock
 from rules.systems.sundered_isles_core import (
@@ -101,6 +102,19 @@ MOVE_RULINGS = [
             "dangerous=2 ticks; formidable=1 box; extreme=2 boxes; epic=3 boxes."
         ),
         citation=cite("QUEST MOVES > FULFILL YOUR VOW"),
+    ),
+    Ruling(
+        id="momentum_from_outcome_text",
+        text=(
+            "The move kind reports the momentum an outcome gives or takes unconditionally "
+            "('Take +1 momentum.', 'Then, LOSE MOMENTUM (-1).'; on a strong hit that says 'take "
+            "both', the weak hit's 'Take +2 momentum' option) as state changes, kept within -6 and "
+            "the max momentum and after any burn. Sentences that are choices or conditions ('if', "
+            "'or', 'choose', 'whenever', 'instead', bulleted options) are left to the player, and "
+            "'as above' on a weak hit is not expanded here (the recover kinds do apply it)."
+        ),
+        quote="On a strong hit, you are successful. Take +1 momentum.",
+        citation=cite("ADVENTURE MOVES > FACE DANGER"),
     ),
 ]
 
@@ -289,6 +303,53 @@ def _legacy_reward(move: Move, rank: str | None, band: str) -> list[StateChange]
     return [StateChange(target=target, delta=move.experience[RANKS[index - 1]], note=note)]
 
 
+_TAKE = re.compile(r"\btake \+(\d+) momentum", re.IGNORECASE)
+_LOSE = re.compile(r"\blose momentum \(-(\d+)\)", re.IGNORECASE)
+_CONDITIONAL = ("if ", "whenever", "choose", " or ", "instead", "on a hit")
+
+
+def momentum_in_text(move: Move, parts: list[str]) -> list[int]:
+    """Unconditional momentum gains and losses the outcome text states, in order."""
+    found: list[int] = []
+    took_both = False
+    for part in parts:
+        lines = part.split("\n")
+        if "take both" in part.lower() and not took_both:
+            took_both = True
+            lines += [
+                line
+                for line in move.outcomes.get("weak_hit", "").split("\n")
+                if line.lstrip().startswith("-")
+            ]
+        for line in lines:
+            bullet = line.lstrip().startswith("-")
+            if bullet and line not in part.split("\n"):
+                found += [int(n) for n in _TAKE.findall(line)]
+                continue
+            if bullet:
+                continue
+            for sentence in re.split(r"(?<=[.!])\s+", line):
+                low = sentence.lower()
+                if any(word in low for word in _CONDITIONAL):
+                    continue
+                for match in re.finditer(f"{_TAKE.pattern}|{_LOSE.pattern}", sentence, re.I):
+                    found.append(int(match.group(1)) if match.group(1) else -int(match.group(2)))
+    return found
+
+
+def momentum_changes(start: int, impacts: int, amounts: list[int]) -> list[StateChange]:
+    changes, momentum = [], start
+    for amount in amounts:
+        new = max(MOMENTUM_MIN, min(momentum_max(impacts), momentum + amount))
+        label = f"take +{amount} momentum" if amount > 0 else f"Lose Momentum ({amount})"
+        if new != momentum:
+            changes.append(StateChange(target="momentum", delta=new - momentum, note=label))
+        else:
+            changes.append(StateChange(target="momentum", delta=0, note=f"{label}: at its limit"))
+        momentum = new
+    return changes
+
+
 def _reject(params: MoveParams, names: list[str], why: str) -> None:
     for name in names:
         if getattr(params, name) is not None:
@@ -316,7 +377,7 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
         score, extra = progress_score(
             params.progress_score, params.progress_ticks, params.legacy_cleared, "params.progress_"
         )
-        result = roll_progress(source, score, move.citation, extra)
+        result = roll_progress(source, score, move.citation, tuple(extra))
         if move.id == "take_decisive_action" and params.position == "bad_spot":
             band = bad_spot_band(result.outcome, bool(result.match))  # type: ignore[arg-type]
             result = result.model_copy(
@@ -337,6 +398,13 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
     if move.category == "scene_challenge" and move.roll == "action":
         changes += _scene_changes(params, move, band, match)
         rulings.append("scene_challenge_changes")
+    if move.roll == "action":
+        amounts = momentum_in_text(move, parts)
+        if amounts:
+            burned = [c.set_to for c in result.changes if c.target == "momentum"]
+            start = burned[-1] if burned and burned[-1] is not None else params.momentum
+            changes += momentum_changes(start, params.impacts, amounts)
+            rulings.append("momentum_from_outcome_text")
     legacy = _legacy_reward(move, params.rank, band)
     if legacy:
         changes += legacy

@@ -649,3 +649,48 @@ def test_seed_and_given_dice_reproduce(kind: str, params: dict[str, Any], seed: 
 def test_errors_are_rules_errors() -> None:
     with pytest.raises(RulesError):
         roll("move", {"move": "face_danger", "stat": "edge", "stat_value": 9}, [1, 1, 1])
+
+
+def test_ruling_momentum_from_outcome_text() -> None:
+    # Face Danger: "On a strong hit, you are successful. Take +1 momentum."
+    fd = {"move": "face_danger", "stat": "edge", "stat_value": 2, "momentum": 3}
+    assert deltas(roll("move", fd, [5, 1, 2]), "momentum") == [1]
+    # kept within the max momentum (10 less 1 per impact)
+    capped = roll("move", {**fd, "momentum": 9, "impacts": 1}, [5, 1, 2])
+    assert deltas(capped, "momentum") == [0]
+    # Secure an Advantage: "On a strong hit, take both." (the weak hit's "Take +2 momentum")
+    sa = {"move": "secure_an_advantage", "stat": "wits", "stat_value": 2}
+    assert deltas(roll("move", sa, [5, 1, 2]), "momentum") == [2]
+    assert deltas(roll("move", sa, [5, 1, 9]), "momentum") == []  # weak hit: choose one
+    # Hearten: "Then, LOSE MOMENTUM (-1)."
+    h = roll("move", {"move": "hearten", "stat": "heart", "stat_value": 2}, [5, 1, 9])
+    assert deltas(h, "momentum") == [-1]
+    # conditions and choices are the player's: Make a Connection's "take +1 momentum on a hit"
+    mc = roll("move", {"move": "make_a_connection", "stat": "heart", "stat_value": 3}, [5, 1, 2])
+    assert deltas(mc, "momentum") == []
+    # after a burn, the gain starts from the reset value
+    burn = roll("move", {**fd, "momentum": 8, "burn_momentum": True}, [1, 7, 5])
+    assert [(c.set_to, c.delta) for c in burn.changes] == [(2, -6), (None, 1)]
+
+
+def test_suffer_changes_are_in_order_with_a_burn() -> None:
+    # Endure Harm at 0 health: "LOSE MOMENTUM equal to any remaining harm", then the roll; a burn
+    # resets momentum after that loss, so the changes apply in order.
+    r = roll(
+        "endure_harm",
+        {
+            "health": 0,
+            "amount": 1,
+            "iron": 1,
+            "momentum": 9,
+            "burn_momentum": True,
+            "strong_hit_choice": "embrace_the_pain",
+        },
+        [1, 7, 5],
+    )
+    assert [(c.target, c.delta, c.set_to) for c in r.changes] == [
+        ("momentum", -1, None),
+        ("momentum", -6, 2),
+        ("momentum", 1, None),
+    ]
+    assert r.details["after"]["momentum"] == 3
