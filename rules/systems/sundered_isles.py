@@ -6,7 +6,8 @@ where the text defers to the Starforged rulebook by the published Starforged cor
 The mechanics live in helper modules, one per concept; this module assembles the system:
   sundered_isles_core.py     action roll, progress roll, yes/no oracle
   sundered_isles_moves.py    any move of moves.yaml: its roll, outcome text and tables
-  sundered_isles_meters.py   suffer and recover moves: meter arithmetic as state changes
+  sundered_isles_meters.py   suffer moves (and the running sheet): meter arithmetic as changes
+  sundered_isles_recover.py  recover moves: Heal, Hearten, Resupply, Repair, Sojourn
   sundered_isles_legacy.py   legacy tracks, experience, Advance, recommitting to a challenge
 """
 
@@ -29,6 +30,7 @@ from rules.systems.sundered_isles_core import (
 from rules.systems.sundered_isles_legacy import LEGACY_KINDS, LEGACY_RULINGS
 from rules.systems.sundered_isles_meters import METER_KINDS, METER_RULINGS
 from rules.systems.sundered_isles_moves import MOVE_RULINGS, MoveParams, resolve_move
+from rules.systems.sundered_isles_recover import RECOVER_KINDS, RECOVER_RULINGS
 
 STATS = ["edge", "heart", "iron", "shadow", "wits"]
 METERS = [
@@ -44,7 +46,13 @@ METERS = [
         note="max is 10 less 1 per impact; reset +2, +1 with one impact, 0 with more",
     ),
 ]
-RULINGS: list[Ruling] = [*CORE_RULINGS, *MOVE_RULINGS, *METER_RULINGS, *LEGACY_RULINGS]
+RULINGS: list[Ruling] = [
+    *CORE_RULINGS,
+    *MOVE_RULINGS,
+    *METER_RULINGS,
+    *RECOVER_RULINGS,
+    *LEGACY_RULINGS,
+]
 __all__ = ["QUICK_REFERENCE", "RULINGS", "SYSTEM"]
 
 ACTION_DICE = "action d6, then challenge d10, challenge d10"
@@ -122,6 +130,7 @@ SYSTEM = build_system(
             ],
         ),
         *METER_KINDS,
+        *RECOVER_KINDS,
         *LEGACY_KINDS,
     ],
     rulings=RULINGS,
