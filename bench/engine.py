@@ -39,7 +39,7 @@ CASES = [
     ),
     ("elegy action roll", "elegy", "action", None),
     ("go_forth check", "go_forth", "check", None),
-    ("storyteller pool of 10", "storyteller", "pool", None),
+    ("storyteller pool of 10", "storyteller", "simple", {"pool": 10, "difficulty": 6}),
     ("roll_under save with advantage", "roll_under", "save", None),
 ]
 

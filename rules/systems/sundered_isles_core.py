@@ -204,6 +204,7 @@ def roll_action(
     impacts: int = 0,
     burn_momentum: bool = False,
     citation: Citation = QUICK_REFERENCE,
+    stat: str | None = None,
 ) -> Resolution:
     """d6 + stat + adds (max 10) vs two d10. Dice: action d6, challenge d10, challenge d10."""
     check_momentum(momentum, impacts)
@@ -248,7 +249,11 @@ def roll_action(
         changes=changes,
         citation=citation,
         rulings=rulings,
-        details={"burned_momentum": burned, "burn_would_improve": improves and not burned},
+        details={
+            "burned_momentum": burned,
+            "burn_would_improve": improves and not burned,
+            **({"stat": stat} if stat else {}),
+        },
     )
 
 
@@ -272,15 +277,15 @@ def roll_progress(
 
 
 def resolve_action(params: ActionParams, source: DiceSource) -> Resolution:
-    result = roll_action(
+    return roll_action(
         source,
         stat_value=params.stat_value,
         adds=params.adds,
         momentum=params.momentum,
         impacts=params.impacts,
         burn_momentum=params.burn_momentum,
+        stat=params.stat,
     )
-    return result.model_copy(update={"details": {**result.details, "stat": params.stat}})
 
 
 def resolve_progress(params: ProgressParams, source: DiceSource) -> Resolution:
