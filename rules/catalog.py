@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,7 +58,7 @@ class _TablesFile(BaseModel):
     tables: list[Table]
 
 
-def _read(system_id: str, name: str) -> dict | None:
+def _read(system_id: str, name: str) -> Any:
     path = resources.files("rules") / "data" / system_id / name
     if not path.is_file():
         return None

@@ -11,7 +11,7 @@ import warnings
 # The `dice` package still calls pyparsing's camelCase API; those deprecation warnings are its own.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    import dice as dice_lib
+    import dice as dice_lib  # type: ignore[import-untyped]
 
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter, RulesError

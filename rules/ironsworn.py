@@ -17,7 +17,7 @@ MOMENTUM_MAX = 10
 def outcome_band(score: int, challenge: tuple[int, int]) -> Band:
     """Strong hit beats both challenge dice, weak hit beats one; ties do not beat."""
     beaten = sum(1 for c in challenge if score > c)
-    return ("miss", "weak_hit", "strong_hit")[beaten]  # type: ignore[return-value]
+    return ("miss", "weak_hit", "strong_hit")[beaten]
 
 
 def is_match(challenge: tuple[int, int]) -> bool:

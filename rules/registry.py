@@ -175,7 +175,8 @@ def get_system(system_id: str) -> GameSystem:
     if system_id not in SYSTEM_IDS:
         raise UnknownError("system", system_id, list(SYSTEM_IDS), field="system")
     module = importlib.import_module(f"rules.systems.{system_id}")
-    return module.SYSTEM
+    system: GameSystem = module.SYSTEM
+    return system
 
 
 def all_systems() -> list[GameSystem]:

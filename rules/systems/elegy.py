@@ -7,6 +7,8 @@ no authors or licence). Mechanics in elegy_mechanics.py, parameters in elegy_par
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.dice import DiceSource
 from rules.ironsworn import is_oracle_match
 from rules.models import Citation, Resolution, Ruling
@@ -207,7 +209,7 @@ METERS = [
 
 def _action_resolution(
     params: ActionParams | RitualParams, source: DiceSource, stat: str
-) -> tuple[m.ActionOutcome, m.Changes, dict]:
+) -> tuple[m.ActionOutcome, m.Changes, dict[str, Any]]:
     outcome = m.roll_action(
         source,
         stat_value=params.stat_value,
@@ -238,7 +240,7 @@ def _resolution(
     focus: int,
     outcome: m.ActionOutcome,
     changes: m.Changes,
-    details: dict,
+    details: dict[str, Any],
     citation: Citation,
     rulings: list[str],
 ) -> Resolution:

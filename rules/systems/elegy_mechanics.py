@@ -6,6 +6,7 @@ Source: elegy.md. Rulings are in ``rules/systems/elegy.py``; their ids are refer
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -266,7 +267,7 @@ class Changes:
         self.focus = reset
 
 
-def next_impact(meter: str, impacts: list[str]) -> str:
+def next_impact(meter: str, impacts: Sequence[str]) -> str:
     """The next step of the meter's chain: its first unmarked impact, or what follows both."""
     first, second, end = CHAINS[meter]
     if first not in impacts:
@@ -281,7 +282,7 @@ def lose(
     meter: str,
     amount: int,
     value: int | None,
-    impacts: list[str],
+    impacts: Sequence[str],
     note: str,
 ) -> str | None:
     """Lose ``amount`` of a meter; harm beyond 0 marks the next impact of its chain.

@@ -118,7 +118,9 @@ def _stat(move: Move, stat: str | None) -> str:
     return stat
 
 
-def _mark_progress(changes: Changes, params: MoveParams, times: int, details: dict) -> None:
+def _mark_progress(
+    changes: Changes, params: MoveParams, times: int, details: dict[str, Any]
+) -> None:
     if params.rank is None:
         details["mark_progress"] = f"mark progress {times}x (give rank to compute the ticks)"
         return
@@ -133,7 +135,11 @@ def _roll_on(table_id: str, source: DiceSource, dice: list[Die]) -> list[str]:
 
 
 def _pay_the_price(
-    text: str | None, params: MoveParams, source: DiceSource, dice: list[Die], details: dict
+    text: str | None,
+    params: MoveParams,
+    source: DiceSource,
+    dice: list[Die],
+    details: dict[str, Any],
 ) -> None:
     prompted = bool(text) and "pay the price" in (text or "").lower()
     details["pays_the_price"] = prompted

@@ -4,6 +4,8 @@ chains, and spending experience. Pure functions of their parameters; no dice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter
 from rules.models import Citation, Resolution, StateChange
@@ -67,7 +69,7 @@ def _chain_resolution(
     meter: str,
     amount: int,
     value: int,
-    impacts: list[str],
+    impacts: Sequence[str],
     citation: Citation,
     rulings: list[str],
     note: str,

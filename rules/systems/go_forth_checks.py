@@ -6,7 +6,7 @@ Source: go_forth.txt ("Resolution", "Checks, Effort & Contests", "Actions > Atta
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -128,7 +128,7 @@ def easy_hard(easy: int, hard: int) -> tuple[str, int, list[str]]:
     return "normal", 0, rulings
 
 
-def _check(params: CheckParams, source: DiceSource) -> dict:
+def _check(params: CheckParams, source: DiceSource) -> dict[str, Any]:
     """The shared first half of check and effort: the TN, then the d20."""
     rulings: list[str] = []
     dice: list[Die] = []
@@ -164,7 +164,9 @@ def _check(params: CheckParams, source: DiceSource) -> dict:
     }
 
 
-def _spend_boosts(params: CheckParams, effort_boosts: int = 0) -> tuple[list[StateChange], dict]:
+def _spend_boosts(
+    params: CheckParams, effort_boosts: int = 0
+) -> tuple[list[StateChange], dict[str, Any]]:
     """Boost dice go to Fatigue ("Roll and Fatigue Stamina or Power"), checked against the pool."""
     stamina = params.boosts.count("stamina")
     power = params.boosts.count("power") + effort_boosts
@@ -273,7 +275,11 @@ def resolve_effort(params: EffortParams, source: DiceSource) -> Resolution:
         effort_die = effort_die.model_copy(update={"kept": False})
     changes += _used_conditions(params)
     scores = {"total": total, "tn": check["tn"], "d20": check["d20"].value, "effort": effort}
-    details: dict = {"mode": check["mode"], "base_tn": check["base_tn"], "effort_die": sides}
+    details: dict[str, Any] = {
+        "mode": check["mode"],
+        "base_tn": check["base_tn"],
+        "effort_die": sides,
+    }
     heading = ATTACKING
     if params.hearts is not None:
         hearts, on_heart, overcome, more = apply_to_hearts(effort, params)

@@ -20,7 +20,7 @@ from rules.errors import InvalidParameter
 from rules.models import Citation, Die, Resolution, StateChange
 
 SOURCE = "go_forth.txt"
-AREAS = ("stamina", "power", "fatigue", "locked", "building")
+AREAS: tuple[Area, ...] = ("stamina", "power", "fatigue", "locked", "building")
 Area = Literal["stamina", "power", "fatigue", "locked", "building"]
 # "It can come from: Stamina Power Building Locked" (in that order when the player does not choose).
 HIT_ORDER: tuple[Area, ...] = ("stamina", "power", "building", "locked")

@@ -290,7 +290,7 @@ def resolve_action(params: ActionParams, source: DiceSource) -> Resolution:
 
 def resolve_progress(params: ProgressParams, source: DiceSource) -> Resolution:
     score, rulings = progress_score(params.score, params.ticks, params.legacy_cleared)
-    return roll_progress(source, score, rulings=rulings)
+    return roll_progress(source, score, rulings=tuple(rulings))
 
 
 def ask_oracle(odds: str, source: DiceSource) -> Resolution:

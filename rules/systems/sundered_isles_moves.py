@@ -379,10 +379,10 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
         )
         result = roll_progress(source, score, move.citation, tuple(extra))
         if move.id == "take_decisive_action" and params.position == "bad_spot":
-            band = bad_spot_band(result.outcome, bool(result.match))  # type: ignore[arg-type]
+            adjusted = bad_spot_band(result.outcome, bool(result.match))  # type: ignore[arg-type]
             result = result.model_copy(
                 update={
-                    "outcome": band,
+                    "outcome": adjusted,
                     "rulings": [*result.rulings, "decisive_action_bad_spot"],
                     "details": {"band_before_position": result.outcome},
                 }
