@@ -9,11 +9,18 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import Annotated
 
+from fastapi import Depends, HTTPException, Request
 from langchain_core.embeddings import Embeddings
 
 from service.settings import Settings
-from vectorstore.embeddings import LocalMiniLMEmbeddings, local_embeddings, make_embeddings
+from vectorstore.embeddings import (
+    LocalMiniLMEmbeddings,
+    ModelFileError,
+    local_embeddings,
+    make_embeddings,
+)
 from vectorstore.index import open_chroma
 from vectorstore.library import Library, Progress
 
@@ -69,3 +76,15 @@ class Retrieval:
         thread = threading.Thread(target=run, name="retrieval-warm-up", daemon=True)
         thread.start()
         return thread
+
+
+def get_library(request: Request) -> Library:
+    """The app's library, built on first use; a model that cannot load is a 503 with the fix."""
+    retrieval: Retrieval = request.app.state.retrieval
+    try:
+        return retrieval.get()
+    except ModelFileError as exc:
+        raise HTTPException(503, f"rules search is unavailable: {exc}") from None
+
+
+LibraryDep = Annotated[Library, Depends(get_library)]

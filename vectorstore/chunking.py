@@ -304,7 +304,11 @@ def chunk_text(
     for group in groups:
         # The heading of a merged group: the first section that says something of its own
         # ("QUEST MOVES" with an empty body followed by "SWEAR AN IRON VOW" cites the latter).
-        head = next((s for s in group if len(text[s.body_start : s.end].strip()) >= 60), group[0])
+        sizes = [len(text[s.body_start : s.end].strip()) for s in group]
+        head = next(
+            (s for s, n in zip(group, sizes, strict=True) if n >= 60),
+            next((s for s, n in zip(group, sizes, strict=True) if n), group[0]),
+        )
         heading = " > ".join(head.path)
         start, end = group[0].body_start, group[-1].end
         if not text[start:end].strip():

@@ -142,6 +142,26 @@ class ChromaIndex:
         self._client.delete_collection(self.name)
         self._open()
 
+    def close(self) -> None:
+        """Release the client (its database handles or its HTTP connections)."""
+        # An HTTP client holds two sessions (its own and its admin client's); close both.
+        for client in (self._client, getattr(self._client, "_admin_client", None)):
+            session = getattr(getattr(client, "_server", None), "_session", None)
+            if session is not None:
+                session.close()
+        self._client.close()
+
+
+def _forget_client(path: Path) -> None:
+    """Drop Chroma's cached client for ``path`` (it caches one per folder, broken or not)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    settings = _chroma_settings()
+    settings.persist_directory = str(path)
+    settings.is_persistent = True
+    ident = SharedSystemClient._get_identifier_from_settings(settings)
+    SharedSystemClient._identifier_to_system.pop(ident, None)
+
 
 def open_chroma(collection: str, *, path: Path, url: str | None = None) -> ChromaIndex:
     """Open the store; a local folder that cannot be opened is moved aside and rebuilt."""
@@ -153,5 +173,6 @@ def open_chroma(collection: str, *, path: Path, url: str | None = None) -> Chrom
         return index
     except Exception as exc:  # any failure to read the folder means: start afresh
         log.warning("vector index at %s is unreadable (%s); rebuilding it", path, exc)
+        _forget_client(path)
         shutil.rmtree(path, ignore_errors=True)
         return ChromaIndex(collection, path=path)

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules.errors import InvalidParameter, UnknownError
+from tests.vectorstore.fakes import memory_library
+from vectorstore.index import MemoryIndex
+from vectorstore.library import MAX_K, MAX_QUERY_CHARS, SOURCES_DIR, Library, rrf
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> Path:
+    folder = tmp_path / "sources"
+    shutil.copytree(SOURCES_DIR, folder)
+    for f in folder.iterdir():
+        f.chmod(0o644)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    return memory_library(tmp_path_factory.mktemp("data"))[0]
+
+
+def test_every_source_is_indexed(library: Library) -> None:
+    listed = {s.source: s for s in library.sources()}
+    assert set(listed) == {p.name for p in SOURCES_DIR.iterdir()}
+    assert all(s.chunks > 0 and s.kind == "builtin" for s in listed.values())
+    assert listed["go_forth.txt"].system == "go_forth"
+
+
+def test_ingest_is_idempotent(tmp_path: Path, sources: Path) -> None:
+    library, index, emb = memory_library(tmp_path, sources)
+    written, calls = index.upserts, emb.calls
+    assert all(r.status == "unchanged" for r in library.sync())
+    assert (index.upserts, emb.calls) == (written, calls)
+    # a new process over the same folder and index: nothing re-embedded either
+    again, index2, emb2 = memory_library(tmp_path, sources, index=index)
+    assert emb2.calls == 0 and index2.upserts == written
+    assert again.sources() == library.sources()
+
+
+def test_a_changed_source_is_reingested_and_the_others_are_not(
+    tmp_path: Path, sources: Path
+) -> None:
+    library, index, emb = memory_library(tmp_path, sources)
+    path = sources / "storyteller.txt"
+    path.write_text(path.read_text() + "\nSpecial Rule\nZorbling doubles every success.\n")
+    before = emb.calls
+    results = {r.source: r for r in library.sync()}
+    assert results["storyteller.txt"].status == "updated"
+    assert 0 < results["storyteller.txt"].embedded < results["storyteller.txt"].chunks + 1
+    assert {r.status for n, r in results.items() if n != "storyteller.txt"} == {"unchanged"}
+    assert emb.calls - before <= 3  # only the changed chunk's windows
+    hits = library.search("zorbling", system="storyteller", k=1)
+    assert "Zorbling" in hits[0].text
+    assert index.ids() == {
+        v for s in library.docs.values() for c in s["chunks"] for v in c.vector_ids()
+    }
+
+
+@pytest.mark.parametrize(
+    "system", ["sundered_isles", "elegy", "go_forth", "storyteller", "roll_under"]
+)
+def test_the_system_filter_holds(library: Library, system: str) -> None:
+    for mode in ("hybrid", "vector", "keyword"):
+        hits = library.search("roll the dice to resolve an action", system=system, k=20, mode=mode)  # type: ignore[arg-type]
+        assert hits and {h.system for h in hits} == {system}
+
+
+def test_passages_carry_citations(library: Library) -> None:
+    hit = library.search("Strike", system="sundered_isles", k=1, mode="keyword")[0]
+    assert hit.citation.source == "sundered_isles.md"
+    assert hit.citation.heading == "COMBAT MOVES > STRIKE"
+    assert hit.score > 0 and hit.text
+
+
+@pytest.mark.parametrize(
+    ("query", "k", "system", "field"),
+    [
+        ("", 5, None, "q"),
+        ("   ", 5, None, "q"),
+        ("x" * (MAX_QUERY_CHARS + 1), 5, None, "q"),
+        ("momentum", 0, None, "k"),
+        ("momentum", MAX_K + 1, None, "k"),
+    ],
+)
+def test_bad_queries(library: Library, query: str, k: int, system: str | None, field: str) -> None:
+    with pytest.raises(InvalidParameter) as err:
+        library.search(query, system=system, k=k)
+    assert err.value.field == field
+
+
+def test_unknown_system(library: Library) -> None:
+    with pytest.raises(UnknownError) as err:
+        library.search("momentum", system="gurps")
+    assert err.value.field == "system" and "sundered_isles" in err.value.message
+
+
+def test_user_texts_are_searchable_cited_listed_and_removable(tmp_path: Path) -> None:
+    library, index, _ = memory_library(tmp_path)
+    text = "# Setting\n\n## The Glass Coast\n\nThe glass coast is ruled by the heron queen.\n"
+    res = library.add_text(text, source="coast.md", system="sundered_isles")
+    assert (res.status, res.doc) == ("added", "user/sundered_isles/coast.md")
+    hit = library.search("who rules the glass coast", system="sundered_isles", k=1)[0]
+    assert hit.citation.source == "coast.md" and hit.citation.heading == "Setting > The Glass Coast"
+    assert hit.kind == "user"
+    assert library.add_text(text, source="coast.md", system="sundered_isles").status == "unchanged"
+    assert any(s.doc == res.doc for s in library.sources())
+    library.remove("coast.md")
+    assert all(s.doc != res.doc for s in library.sources())
+    assert not [i for i in index.ids() if ":coast.md:" in i]
+
+
+def test_house_rules_apply_to_every_system(tmp_path: Path) -> None:
+    library, _, _ = memory_library(tmp_path)
+    library.add_text("Crimson blows deal double harm.", source="house.txt", system=None, house=True)
+    for system in ("elegy", "roll_under"):
+        hits = library.search("crimson blows", system=system, k=1)
+        assert hits[0].kind == "house" and hits[0].system == "all"
+
+
+def test_user_texts_need_a_system_or_the_house_flag(tmp_path: Path) -> None:
+    library, _, _ = memory_library(tmp_path)
+    with pytest.raises(InvalidParameter):
+        library.add_text("words", source="a.md", system=None)
+    with pytest.raises(InvalidParameter):
+        library.add_text("words", source="a.md", system="Bad System!")
+
+
+def test_a_corrupt_manifest_is_rebuilt_with_a_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    library, index, _ = memory_library(tmp_path)
+    library.manifest_path.write_text("{not json")
+    with caplog.at_level(logging.WARNING):
+        again, _, _emb = memory_library(tmp_path, index=index)
+    assert "corrupt" in caplog.text
+    assert again.sources() == library.sources()
+    assert again.search("momentum", k=1)
+
+
+def test_a_missing_index_is_rebuilt_with_a_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _library, _, _ = memory_library(tmp_path)
+    with caplog.at_level(logging.WARNING):
+        again, index, emb = memory_library(tmp_path, index=MemoryIndex())
+    assert "re-embedding" in caplog.text
+    assert emb.calls > 0 and index.ids()
+    assert again.search("momentum", k=1, mode="vector")
+
+
+def test_stray_vectors_are_removed(tmp_path: Path) -> None:
+    library, index, _ = memory_library(tmp_path)
+    index.upsert(["stray#0"], ["x"], [[1.0] * 256], [{"system": "elegy"}])
+    library.reconcile()
+    assert "stray#0" not in index.ids()
+
+
+def test_rrf_fuses_rankings() -> None:
+    fused = rrf([["a", "b", "c"], ["b", "c", "a"]], k=60)
+    assert [i for i, _ in fused] == ["b", "a", "c"]
+    assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61)
