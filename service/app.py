@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from service.errors import install_error_handlers
-from service.routers import health, rolls, systems
+from service.retrieval import Retrieval
+from service.routers import health, rolls, rules_search, systems
 from service.settings import Settings, get_settings
 
 
@@ -20,8 +21,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
     )
     app.state.settings = settings
+    # Rules search: the index is opened on first use (or now, in the background, when asked).
+    app.state.retrieval = Retrieval(settings)
+    if settings.retrieval_warm_start:
+        app.state.retrieval.warm()
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(systems.router)
     app.include_router(rolls.build_router())
+    app.include_router(rules_search.router)
     return app

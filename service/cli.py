@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+import sys
+from pathlib import Path
+from typing import Annotated, Any
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from rules.errors import RulesError
 from rules.registry import resolve_roll
@@ -73,3 +77,113 @@ def roll(
 
 def main() -> None:
     app()
+
+
+# -- ingest: a person's own texts in the rules index ---------------------------------------------
+
+
+class _AddByDefault(TyperGroup):
+    """``fateweaver ingest PATH…`` means ``fateweaver ingest add PATH…``."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args.insert(0, "add")
+        return super().resolve_command(ctx, args)
+
+
+ingest_app = typer.Typer(
+    cls=_AddByDefault,
+    no_args_is_help=True,
+    help="Add your own rules, house rules or setting notes to rules search; list; remove.",
+)
+app.add_typer(ingest_app, name="ingest")
+
+
+def _progress_library(label: str) -> Any:
+    """Build the library with a progress bar on stderr for whatever it has to embed."""
+    from service.retrieval import build_library
+
+    bar: Any = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+        if done >= total:
+            bar.__exit__(None, None, None)
+            bar = None
+
+    return build_library(get_settings(), progress), progress
+
+
+def _texts(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.suffix in (".md", ".txt")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise typer.BadParameter(f"{path}: no such file or folder", param_hint="PATH")
+    return files
+
+
+@ingest_app.command("add")
+def ingest_add(
+    paths: Annotated[list[Path], typer.Argument(help="markdown or plain-text files, or folders")],
+    system: Annotated[
+        str | None, typer.Option(help="the system these texts belong to, e.g. sundered_isles")
+    ] = None,
+    house_rules: Annotated[
+        bool, typer.Option("--house-rules", help="house rules (for --system, or for every system)")
+    ] = False,
+) -> None:
+    """Index texts; an unchanged text is skipped, a changed one re-indexed."""
+    files = _texts(paths)
+    library, progress = _progress_library("indexing")
+    try:
+        for path in files:
+            text = path.read_text(encoding="utf-8")
+            result = library.add_text(
+                text, source=path.name, system=system, house=house_rules, progress=progress
+            )
+            typer.echo(f"{result.status:9} {result.doc} ({result.chunks} passages)")
+    except RulesError as exc:
+        typer.echo(f"error ({exc.field}): {exc.message}", err=True)
+        raise typer.Exit(2) from None
+    except UnicodeDecodeError as exc:
+        typer.echo(f"error: {path} is not UTF-8 text ({exc.reason})", err=True)
+        raise typer.Exit(2) from None
+
+
+@ingest_app.command("list")
+def ingest_list() -> None:
+    """Every indexed text with its system, kind and passage count."""
+    library, _ = _progress_library("indexing the rulebooks")
+    for s in library.sources():
+        typer.echo(f"{s.doc:50} {s.system:16} {s.kind:8} {s.chunks:4} passages")
+
+
+@ingest_app.command("remove")
+def ingest_remove(
+    doc: Annotated[str, typer.Argument(help="a document id from `ingest list`, or a file name")],
+) -> None:
+    """Remove a user text or house rules from the index."""
+    library, _ = _progress_library("indexing the rulebooks")
+    try:
+        if doc.startswith("builtin/"):
+            raise RulesError("the built-in rulebooks cannot be removed", "doc")
+        result = library.remove(doc)
+    except RulesError as exc:
+        typer.echo(f"error ({exc.field}): {exc.message}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"removed {result.doc} ({result.chunks} passages)")
+
+
+@ingest_app.command("rebuild")
+def ingest_rebuild() -> None:
+    """Check the index against the sources and re-embed whatever is missing or changed."""
+    library, _ = _progress_library("indexing")
+    typer.echo(f"{len(library.sources())} texts indexed")

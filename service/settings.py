@@ -31,6 +31,9 @@ class Settings(BaseSettings):
         None, validation_alias=AliasChoices("OPENAI_BASE_URL", "FATEWEAVER_OPENAI_BASE_URL")
     )
     openai_embedding_model: str = "text-embedding-3-small"
+    retrieval_warm_start: bool = Field(
+        False, description="open the index and load the model in the background at start-up"
+    )
     chroma_url: str | None = Field(
         None,
         description="a Chroma server (`chroma run`), e.g. http://localhost:8001; "
