@@ -73,6 +73,7 @@ class Library:
         self._lock = threading.RLock()
         self._keyword: KeywordIndex | None = None
         self._chunks: dict[str, Chunk] = {}
+        self._manifest_mtime: int | None = None
         self._load_manifest()
 
     # -- manifest ---------------------------------------------------------------------------
@@ -86,6 +87,7 @@ class Library:
         if not path.exists():
             return
         try:
+            self._manifest_mtime = path.stat().st_mtime_ns
             data = json.loads(path.read_text())
             if data.get("chunker") != CHUNKER_VERSION or data.get("embedder") != self.embedder_id:
                 log.info("retrieval manifest is for another chunker or model; re-indexing")
@@ -103,6 +105,19 @@ class Library:
         tmp = self.manifest_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False))
         tmp.replace(self.manifest_path)
+        self._manifest_mtime = self.manifest_path.stat().st_mtime_ns
+
+    def refresh(self) -> None:
+        """Pick up texts another process (``fateweaver ingest``) added or removed meanwhile."""
+        try:
+            mtime = self.manifest_path.stat().st_mtime_ns
+        except FileNotFoundError:
+            return
+        if mtime != self._manifest_mtime:
+            with self._lock:
+                log.info("the retrieval manifest changed on disk; reloading it")
+                self._load_manifest()
+                self._keyword = None
 
     # -- embedding --------------------------------------------------------------------------
 
@@ -262,6 +277,7 @@ class Library:
     # -- listing ----------------------------------------------------------------------------
 
     def sources(self) -> list[SourceInfo]:
+        self.refresh()
         return [
             SourceInfo(doc=d, system=v["system"], source=v["source"], kind=v["kind"],
                        chunks=len(v["chunks"]), sha256=v["sha256"])
@@ -318,6 +334,7 @@ class Library:
         self, query: str, *, system: str | None = None, k: int = 5, mode: Mode = "hybrid"
     ) -> list[Passage]:
         """The k passages that best answer ``query``, best first."""
+        self.refresh()
         systems = self._check(query, system, k)
         self._keyword_index()
         rankings: list[list[str]] = []

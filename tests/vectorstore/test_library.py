@@ -166,3 +166,11 @@ def test_rrf_fuses_rankings() -> None:
     fused = rrf([["a", "b", "c"], ["b", "c", "a"]], k=60)
     assert [i for i, _ in fused] == ["b", "a", "c"]
     assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61)
+
+
+def test_texts_ingested_by_another_process_are_picked_up(tmp_path: Path) -> None:
+    service, index, _ = memory_library(tmp_path)
+    cli, _, _ = memory_library(tmp_path, index=index)  # the CLI, on the same folder and store
+    cli.add_text("The heron queen rules the glass coast.", source="coast.md", system="elegy")
+    assert service.search("heron queen", system="elegy", k=1)[0].citation.source == "coast.md"
+    assert any(s.source == "coast.md" for s in service.sources())
