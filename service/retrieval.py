@@ -79,12 +79,17 @@ class Retrieval:
 
 
 def get_library(request: Request) -> Library:
-    """The app's library, built on first use; a model that cannot load is a 503 with the fix."""
+    """The app's library, built on first use; if it cannot be built, a 503 that says why."""
     retrieval: Retrieval = request.app.state.retrieval
     try:
         return retrieval.get()
     except ModelFileError as exc:
         raise HTTPException(503, f"rules search is unavailable: {exc}") from None
+    except Exception as exc:  # e.g. a configured Chroma server that does not answer
+        log.exception("rules search could not open its index")
+        raise HTTPException(
+            503, f"rules search is unavailable: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 LibraryDep = Annotated[Library, Depends(get_library)]
