@@ -21,6 +21,7 @@ run: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check rules service tests bench
+	$(BIN)/mypy
 
 test: install lint
 	$(BIN)/pytest
