@@ -155,10 +155,10 @@ def _looks_like_heading(line: str) -> bool:
     s = line.strip()
     if not s or len(s) > 60 or s != line.rstrip() or line != line.lstrip():
         return False  # indented lines are list items or continuations
-    if _BULLET.match(s) or _is_table_row(s) or (s[-1] in ".,:;!?…\"”'’)" and s[-1] != ")"):
-        return False
+    if _BULLET.match(s) or _is_table_row(s):
+        return False  # list items and table rows
     if s[-1] in ".,:;!?…\"”'’" or not (s[0].isupper() or s[0].isdigit()):
-        return False
+        return False  # sentences, and lines that continue one
     if re.search(r"[a-z][A-Z]", s):
         return False  # "EasyTN 10": table cells run together, not a title
     words = re.findall(r"[A-Za-z][A-Za-z'’-]*", s)
