@@ -56,6 +56,17 @@ class Retrieval:
         self.settings = settings
         self._library = library
         self._lock = threading.Lock()
+        self._warming = False
+        self._failure: str | None = None
+
+    @property
+    def state(self) -> str:
+        """For /readyz: ready, warming, not_started, or failed (with the reason)."""
+        if self._library is not None:
+            return "ready"
+        if self._failure is not None:
+            return f"failed: {self._failure}"
+        return "warming" if self._warming else "not_started"
 
     def get(self) -> Library:
         if self._library is None:
@@ -70,8 +81,13 @@ class Retrieval:
         def run() -> None:
             try:
                 self.get().embeddings.embed_query("warm up")
-            except Exception:  # logged; the first request will try again and report
+            except Exception as exc:  # logged; the first request will try again and report
+                self._failure = f"{type(exc).__name__}: {exc}"
                 log.exception("retrieval warm-up failed")
+            finally:
+                self._warming = False
+
+        self._warming = True
 
         thread = threading.Thread(target=run, name="retrieval-warm-up", daemon=True)
         thread.start()

@@ -32,7 +32,9 @@ class Settings(BaseSettings):
     )
     openai_embedding_model: str = "text-embedding-3-small"
     retrieval_warm_start: bool = Field(
-        False, description="open the index and load the model in the background at start-up"
+        True,
+        description="open (or build) the index and load the model in the background at "
+        "start-up, so the first search does not wait; tests turn it off",
     )
     chroma_url: str | None = Field(
         None,

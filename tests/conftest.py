@@ -9,5 +9,5 @@ from service.settings import Settings
 
 @pytest.fixture(scope="session")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    settings = Settings(data_dir=tmp_path_factory.mktemp("data"))
+    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), retrieval_warm_start=False)
     return TestClient(create_app(settings))

