@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import shlex
 from pathlib import Path
 
@@ -11,14 +10,21 @@ import pytest
 from fastapi.testclient import TestClient
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-CURL = re.compile(r"curl -s localhost:8000(\S+)(.*?)(?:\n\n|\n```)", re.S)
+COMMAND = "curl -s localhost:8000"
 
 
 def _examples() -> list[tuple[str, str | None]]:
+    """Each README command that starts with COMMAND, its continuation lines joined."""
     found = []
-    for match in CURL.finditer(README):
-        path, rest = match.group(1), match.group(2).replace("\\\n", " ")
-        words = shlex.split(rest.split("#")[0]) if rest.strip() else []
+    lines = iter(README.splitlines())
+    for line in lines:
+        if not line.startswith(COMMAND):
+            continue
+        command = line
+        while command.endswith("\\"):
+            command = command[:-1] + next(lines)
+        words = shlex.split(command.split(" #")[0])
+        path = words[2].removeprefix("localhost:8000")
         body = words[words.index("-d") + 1] if "-d" in words else None
         found.append((path, body))
     return found
@@ -28,13 +34,11 @@ EXAMPLES = _examples()
 
 
 def test_readme_has_examples() -> None:
-    assert len(EXAMPLES) >= 3
+    assert len([b for _, b in EXAMPLES if b]) >= 5
+    assert len([b for _, b in EXAMPLES if not b]) >= 3
 
 
 @pytest.mark.parametrize(("path", "body"), EXAMPLES)
 def test_readme_example_works(client: TestClient, path: str, body: str | None) -> None:
-    if body is None:
-        response = client.get(path.split("?")[0], params=dict(re.findall(r"(\w+)=([^&]+)", path)))
-    else:
-        response = client.post(path, json=json.loads(body))
+    response = client.get(path) if body is None else client.post(path, json=json.loads(body))
     assert response.status_code == 200, response.text
