@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from service.errors import install_error_handlers
+from service.openapi import install_openapi
 from service.retrieval import Retrieval
 from service.routers import health, rolls, rules_search, systems
 from service.settings import Settings, get_settings
@@ -30,4 +31,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(systems.router)
     app.include_router(rolls.build_router())
     app.include_router(rules_search.router)
+    install_openapi(app)
     return app

@@ -188,3 +188,22 @@ def test_health(client: TestClient) -> None:
     ready = client.get("/readyz")
     assert ready.status_code == 200
     assert ready.json()["retrieval"] in ("not_started", "ready")  # warm start is off in tests
+
+
+def test_openapi_documents_every_roll_kind_params(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    params = schemas["RollRequest"]["properties"]["params"]["anyOf"]
+    documented = {ref["$ref"].rsplit("/", 1)[1] for ref in params}
+    from rules.registry import all_systems
+
+    expected = {f"{s.id}.{k}" for s in all_systems() for k in s.roll_kinds}
+    assert documented == expected
+    action = schemas["sundered_isles.action"]
+    assert "stat_value" in action["properties"] and "Dice order" in action["description"]
+    # Every $ref in the document resolves.
+    text = str(spec)
+    import re
+
+    for ref in set(re.findall(r"#/components/schemas/([^'\"]+)", text)):
+        assert ref in schemas, ref
