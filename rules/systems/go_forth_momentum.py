@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter
@@ -52,6 +52,14 @@ class Pool(BaseModel):
         if locked > slots:
             raise ValueError(f"{locked} dice locked but only {slots} Lock slot(s)")
         return locked
+
+    @model_validator(mode="after")
+    def _at_most_the_cap_in_all(self) -> Pool:
+        # Every transition conserves the total, and a short rest puts it all in Stamina: the cap
+        # holds for the whole pool, not only per area.
+        if self.total > MAX_POOL_DICE:
+            raise ValueError(f"{self.total} Momentum dice in all; at most {MAX_POOL_DICE}")
+        return self
 
     @property
     def total(self) -> int:

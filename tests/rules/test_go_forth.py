@@ -720,3 +720,15 @@ def test_valid_splits_keep_the_sum(score: int, roll_value: int) -> None:
         assert err.field is not None and err.field.startswith("params.attributes.might.")
         return
     assert res.scores["might_roll"] + res.scores["might_effort"] == 2 * score
+
+
+def test_pool_cap_holds_for_the_whole_pool() -> None:
+    # "After every Encounter: Move all Momentum to Stamina" (Short Rest), so the
+    # per-area cap must hold for the pool's total, or the rest would overflow Stamina.
+    with pytest.raises(InvalidParameter) as err:
+        resolve_roll(
+            "go_forth",
+            "momentum",
+            {"action": "short_rest", "pool": {"stamina": 3, "building": 28, "lock_slots": 0}},
+        )
+    assert err.value.field is not None and err.value.field.startswith("params.pool")
