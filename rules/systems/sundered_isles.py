@@ -9,6 +9,7 @@ The mechanics live in helper modules, one per concept; this module assembles the
   sundered_isles_meters.py   suffer moves (and the running sheet): meter arithmetic as changes
   sundered_isles_recover.py  recover moves: Heal, Hearten, Resupply, Repair, Sojourn
   sundered_isles_legacy.py   legacy tracks, experience, Advance, recommitting to a challenge
+  sundered_isles_tracks.py   marking progress by rank, filling clocks (no dice)
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rules.systems.sundered_isles_legacy import LEGACY_KINDS, LEGACY_RULINGS
 from rules.systems.sundered_isles_meters import METER_KINDS, METER_RULINGS
 from rules.systems.sundered_isles_moves import MOVE_RULINGS, MoveParams, resolve_move
 from rules.systems.sundered_isles_recover import RECOVER_KINDS, RECOVER_RULINGS
+from rules.systems.sundered_isles_tracks import TRACK_KINDS
 
 STATS = ["edge", "heart", "iron", "shadow", "wits"]
 METERS = [
@@ -132,6 +134,7 @@ SYSTEM = build_system(
         *METER_KINDS,
         *RECOVER_KINDS,
         *LEGACY_KINDS,
+        *TRACK_KINDS,
     ],
     rulings=RULINGS,
 )
