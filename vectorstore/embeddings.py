@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256  # the model's trained length; the packaged tokenizer.json says 128
-BATCH = 32
+BATCH = 16
 
 
 class ModelFileError(RuntimeError):
@@ -75,6 +75,8 @@ class LocalMiniLMEmbeddings(Embeddings):
         self._tok.enable_padding(pad_id=0, pad_token="[PAD]")
         opts = ort.SessionOptions()
         opts.log_severity_level = 3
+        # No arena: memory a large ingest batch needed goes back to the system afterwards.
+        opts.enable_cpu_mem_arena = False
         self._session = ort.InferenceSession(
             str(model), sess_options=opts, providers=["CPUExecutionProvider"]
         )
