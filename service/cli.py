@@ -75,6 +75,26 @@ def roll(
     typer.echo(resolution.model_dump_json(indent=2))
 
 
+@app.command()
+def systems(
+    system: Annotated[str | None, typer.Argument(help="one system id for its roll kinds")] = None,
+) -> None:
+    """List the game systems, or one system's roll kinds with their dice order."""
+    from rules.registry import all_systems, get_system
+
+    if system is None:
+        for each in all_systems():
+            typer.echo(f"{each.id:16s} {each.name}: {', '.join(each.roll_kinds)}")
+        return
+    try:
+        chosen = get_system(system)
+    except RulesError as exc:
+        typer.echo(f"error ({exc.field}): {exc.message}", err=True)
+        raise typer.Exit(2) from None
+    for kind in chosen.roll_kinds.values():
+        typer.echo(f"{kind.id}: {kind.summary}\n    dice: {kind.dice_order}")
+
+
 def main() -> None:
     app()
 
