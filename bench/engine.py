@@ -84,8 +84,11 @@ def in_process(seconds: float) -> None:
 SERVER = """
 import sys
 sys.path.insert(0, {root!r})
+import tempfile
 from service.app import create_app
-app = create_app()
+from service.settings import Settings
+# Rolls only: no rules-search warm-up competing for the CPU during the measurement.
+app = create_app(Settings(data_dir=tempfile.mkdtemp(), retrieval_warm_start=False))
 
 @app.post("/trivial")
 def trivial() -> dict:
