@@ -6,7 +6,7 @@ One module per stage:
     embeddings  the offline MiniLM model (int8 ONNX, sha256-checked) or OpenAI, as LangChain Embeddings
     index       where vectors live: ChromaIndex (folder or `chroma run` server), MemoryIndex (tests)
     keyword     BM25 (bm25s) with a small game-aware tokenizer
-    library     the manifest (content hashes), ingest, reconcile, hybrid search (RRF)
+    library     the manifest (content hashes), ingest, reconcile, hybrid search (score fusion)
     models      Passage (cited with rules.models.Citation), SourceInfo, IngestResult
     evaluate    recall@1 / recall@5 / MRR on a question set (`make eval-retrieval`)
 """

@@ -33,8 +33,11 @@ log = logging.getLogger(__name__)
 
 SOURCES_DIR = Path(__file__).parent / "sources"
 CHUNKER_VERSION = "3"  # bump when chunking changes: every text is re-chunked (ids mostly stable)
-RRF_K = 60  # reciprocal rank fusion constant (Cormack et al. 2009)
 DEPTH = 40  # candidates taken from each retriever before fusion
+# Hybrid score: VECTOR_WEIGHT * cosine / best cosine + (1 - VECTOR_WEIGHT) * BM25 / best BM25.
+# Fusing the scores rather than the ranks (RRF) keeps the margins: a passage far ahead in one
+# retriever and a close second in the other beats one that is merely first by a hair.
+VECTOR_WEIGHT = 0.65
 ALL_SYSTEMS = "all"  # the system of house rules that apply to every system
 MAX_QUERY_CHARS = 500
 MAX_K = 50
@@ -315,35 +318,45 @@ class Library:
             raise UnknownError("system", system, self.systems(), field="system")
         return [system, ALL_SYSTEMS]
 
-    def keyword_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
+    def keyword_scores(self, query: str, systems: Sequence[str] | None) -> dict[str, float]:
+        """BM25 score of every passage (in ``systems``) that shares a term with the query."""
         kw = self._keyword_index()
         scores = kw.scores(query)
         if systems is not None and len(scores):
             scores = np.where(np.isin(self._system_of, list(systems)), scores, 0.0)
-        order = np.argsort(-scores, kind="stable")[:DEPTH]
-        return [kw.ids[i] for i in order if scores[i] > 0]
+        return {kw.ids[i]: float(scores[i]) for i in np.flatnonzero(scores > 0)}
+
+    def keyword_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
+        return [i for i, _ in _best(self.keyword_scores(query, systems))[:DEPTH]]
+
+    def vector_scores(self, query: str, systems: Sequence[str] | None) -> dict[str, float]:
+        """Cosine similarity of the nearest passages: each passage scores its best window."""
+        vector = self.embeddings.embed_query(query)
+        best: dict[str, float] = {}
+        for vid, distance in self.index.query(vector, DEPTH * 2, systems):
+            best.setdefault(vid.partition("#")[0], 1.0 - distance)  # nearest window first
+        return dict(list(best.items())[:DEPTH])
 
     def vector_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
-        vector = self.embeddings.embed_query(query)
-        ranking: dict[str, None] = {}  # chunk ids in order of their best window
-        for vid, _ in self.index.query(vector, DEPTH * 2, systems):
-            ranking.setdefault(vid.partition("#")[0], None)
-        return list(ranking)[:DEPTH]
+        return [i for i, _ in _best(self.vector_scores(query, systems))]
 
     def search(
         self, query: str, *, system: str | None = None, k: int = 5, mode: Mode = "hybrid"
     ) -> list[Passage]:
-        """The k passages that best answer ``query``, best first."""
+        """The k passages that best answer ``query``, best first. A passage's score is the
+        fused score (hybrid), its BM25 score (keyword) or its cosine similarity (vector)."""
         self.refresh()
         systems = self._check(query, system, k)
         self._keyword_index()
-        rankings: list[list[str]] = []
-        if mode in ("hybrid", "keyword"):
-            rankings.append(self.keyword_ranking(query, systems))
-        if mode in ("hybrid", "vector"):
-            rankings.append(self.vector_ranking(query, systems))
-        fused = rrf(rankings)
-        return [self._passage(i, s) for i, s in fused[:k] if i in self._chunks]
+        if mode == "keyword":
+            ranked = _best(self.keyword_scores(query, systems))
+        elif mode == "vector":
+            ranked = _best(self.vector_scores(query, systems))
+        else:
+            keyword = self.keyword_scores(query, systems)
+            top = {i for i, _ in _best(keyword)[:DEPTH]}
+            ranked = fuse(keyword, self.vector_scores(query, systems), candidates=top)
+        return [self._passage(i, s) for i, s in ranked[:k] if i in self._chunks]
 
     def _passage(self, chunk_id: str, score: float) -> Passage:
         c = self._chunks[chunk_id]
@@ -353,10 +366,30 @@ class Library:
         )  # fmt: skip
 
 
-def rrf(rankings: Iterable[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
-    """Reciprocal rank fusion: sum of 1 / (k + rank) over the rankings, best first."""
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, item in enumerate(ranking, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+def _best(scores: dict[str, float]) -> list[tuple[str, float]]:
+    """(id, score), best first; ties go to the smaller id so that results are repeatable."""
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def fuse(
+    keyword: dict[str, float],
+    vector: dict[str, float],
+    *,
+    candidates: Iterable[str] | None = None,
+    weight: float = VECTOR_WEIGHT,
+) -> list[tuple[str, float]]:
+    """Hybrid ranking of the vector hits and the ``candidates`` (default: every keyword hit).
+
+    Each score is divided by its retriever's best, so both lie in [0, 1] with 1 for the top hit,
+    and they are mixed ``weight`` (vector) to ``1 - weight`` (keyword). A passage without a
+    keyword score has 0; one the vector search did not return gets its lowest similarity."""
+    top_k = max(keyword.values(), default=0.0)
+    top_v = max(vector.values(), default=0.0)
+    floor = min(vector.values(), default=0.0)
+    ids = set(vector) | set(keyword if candidates is None else candidates)
+    fused = {}
+    for i in ids:
+        kw = keyword.get(i, 0.0) / top_k if top_k > 0 else 0.0
+        vec = vector.get(i, floor) / top_v if top_v > 0 else 0.0
+        fused[i] = weight * vec + (1.0 - weight) * kw
+    return _best(fused)

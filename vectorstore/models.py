@@ -17,7 +17,9 @@ class Passage(BaseModel):
     id: str = Field(description="stable chunk id")
     system: str = Field(description="system id, or 'all' for house rules that apply everywhere")
     citation: Citation
-    score: float = Field(description="fused reciprocal-rank score (hybrid) or the mode's own score")
+    score: float = Field(
+        description="hybrid: fused score in [0, 1]; keyword: BM25 score; vector: cosine similarity"
+    )
     text: str
     kind: Literal["builtin", "user", "house"] = "builtin"
     start: int = Field(description="character offset of the passage in its source")

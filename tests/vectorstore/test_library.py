@@ -9,7 +9,7 @@ import pytest
 from rules.errors import InvalidParameter, UnknownError
 from tests.vectorstore.fakes import memory_library
 from vectorstore.index import MemoryIndex
-from vectorstore.library import MAX_K, MAX_QUERY_CHARS, SOURCES_DIR, Library, rrf
+from vectorstore.library import MAX_K, MAX_QUERY_CHARS, SOURCES_DIR, Library, fuse
 
 
 @pytest.fixture
@@ -162,10 +162,35 @@ def test_stray_vectors_are_removed(tmp_path: Path) -> None:
     assert "stray#0" not in index.ids()
 
 
-def test_rrf_fuses_rankings() -> None:
-    fused = rrf([["a", "b", "c"], ["b", "c", "a"]], k=60)
+def test_fusion_keeps_the_margins() -> None:
+    # "a" is first in BM25 by a hair; "b" is far ahead in the vectors and a close second in BM25.
+    fused = fuse({"a": 10.0, "b": 9.8, "c": 2.0}, {"b": 0.8, "a": 0.4, "c": 0.5}, weight=0.5)
     assert [i for i, _ in fused] == ["b", "a", "c"]
-    assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[0][1] == pytest.approx(0.5 * 1.0 + 0.5 * 0.98)
+    # Rank fusion would have tied "a" and "b" (first and second in one each).
+
+
+def test_fusion_scores_lie_between_zero_and_one() -> None:
+    fused = dict(fuse({"a": 3.0, "b": 1.0}, {"a": 0.7, "c": 0.35}, weight=0.6))
+    assert fused["a"] == pytest.approx(1.0)  # best in both
+    assert fused["c"] == pytest.approx(0.6 * 0.5)  # no keyword score: 0 from BM25
+    assert fused["b"] == pytest.approx(0.6 * 0.5 + 0.4 / 3)  # not a vector hit: the lowest one
+    assert all(0.0 <= s <= 1.0 for s in fused.values())
+
+
+def test_fusion_candidates_limit_the_keyword_side() -> None:
+    fused = fuse({"a": 3.0, "b": 1.0}, {"c": 0.5}, candidates=["a"])
+    assert {i for i, _ in fused} == {"a", "c"}
+    assert fuse({}, {}) == []
+
+
+def test_each_mode_reports_its_own_score(library: Library) -> None:
+    hybrid = library.search("Strike", system="sundered_isles", k=3)
+    assert hybrid[0].score <= 1.0 and hybrid == sorted(hybrid, key=lambda p: -p.score)
+    vector = library.search("Strike", system="sundered_isles", k=3, mode="vector")
+    assert all(-1.0 <= p.score <= 1.0 for p in vector)
+    keyword = library.search("Strike", system="sundered_isles", k=3, mode="keyword")
+    assert keyword[0].score > 1.0  # a BM25 score, not normalised
 
 
 def test_texts_ingested_by_another_process_are_picked_up(tmp_path: Path) -> None:
