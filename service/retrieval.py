@@ -44,7 +44,7 @@ def build_library(settings: Settings, progress: Progress | None = None) -> Libra
     index = open_chroma(
         f"rules-{emb_id}", path=settings.data_dir / "chroma", url=settings.chroma_url
     )
-    library = Library(settings.data_dir, index, factory, emb_id)
+    library = Library(settings.data_dir, index, factory, emb_id, fusion=settings.retrieval_fusion)
     library.sync(progress)
     return library
 

@@ -36,6 +36,11 @@ class Settings(BaseSettings):
         description="open (or build) the index and load the model in the background at "
         "start-up, so the first search does not wait; tests turn it off",
     )
+    retrieval_fusion: Literal["rrf", "score"] = Field(
+        "rrf",
+        description="hybrid search: reciprocal rank fusion (ties broken by the score blend), "
+        "or the blend of normalised BM25 and cosine scores alone",
+    )
     chroma_url: str | None = Field(
         None,
         description="a Chroma server (`chroma run`), e.g. http://localhost:8001; "

@@ -1,4 +1,4 @@
-"""Retrieval evaluation: recall@1, recall@5 and MRR for vector-only, keyword-only and hybrid.
+"""Retrieval evaluation: recall@1, recall@5 and MRR for vector, keyword and hybrid (RRF; blend).
 
 A question is answered at rank r when the r-th passage contains ``must_contain`` (case-insensitive,
 markdown emphasis and whitespace normalised). Questions are asked with their ``system`` filter.
@@ -14,12 +14,18 @@ import sys
 from pathlib import Path
 
 from vectorstore.library import Library
-from vectorstore.models import Mode
+from vectorstore.models import Fusion, Mode
 
 DEFAULT_QUESTIONS = (
     Path(__file__).resolve().parents[1] / ".." / "shared" / "eval" / "rules_questions.json"
 )
-MODES: tuple[Mode, ...] = ("vector", "keyword", "hybrid")
+# (row name, mode, fusion): "hybrid" is the service's default (RRF); "hybrid-score" the blend.
+RUNS: tuple[tuple[str, Mode, Fusion | None], ...] = (
+    ("vector", "vector", None),
+    ("keyword", "keyword", None),
+    ("hybrid", "hybrid", "rrf"),
+    ("hybrid-score", "hybrid", "score"),
+)
 
 
 def normalise(text: str) -> str:
@@ -38,13 +44,13 @@ def first_hit(passages: list[str], needle: str) -> int | None:
 
 def evaluate(library: Library, questions: list[dict], k: int = 10) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
-    for mode in MODES:
+    for name, mode, fusion in RUNS:
         ranks = []
         for q in questions:
-            hits = library.search(q["q"], system=q.get("system"), k=k, mode=mode)
+            hits = library.search(q["q"], system=q.get("system"), k=k, mode=mode, fusion=fusion)
             ranks.append(first_hit([p.text for p in hits], q["must_contain"]))
         n = len(questions)
-        out[mode] = {
+        out[name] = {
             "recall@1": sum(r == 1 for r in ranks) / n,
             "recall@5": sum(r is not None and r <= 5 for r in ranks) / n,
             "mrr": sum(1 / r for r in ranks if r) / n,
@@ -69,13 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     questions = json.loads(args.questions.read_text())
     results = evaluate(library, questions)
     sys.stdout.write(f"{len(questions)} questions from {args.questions.resolve()}\n")
-    sys.stdout.write(f"{'mode':<8} {'recall@1':>9} {'recall@5':>9} {'MRR':>6}\n")
+    sys.stdout.write(f"{'mode':<13} {'recall@1':>9} {'recall@5':>9} {'MRR':>6}\n")
     for mode, r in results.items():
         sys.stdout.write(
-            f"{mode:<8} {r['recall@1']:>9.3f} {r['recall@5']:>9.3f} {r['mrr']:>6.3f}\n"
+            f"{mode:<13} {r['recall@1']:>9.3f} {r['recall@5']:>9.3f} {r['mrr']:>6.3f}\n"
         )
         if args.show_misses and r["misses"]:
-            sys.stdout.write(f"         not first: {', '.join(r['misses'])}\n")  # type: ignore[arg-type]
+            sys.stdout.write(f"              not first: {', '.join(r['misses'])}\n")  # type: ignore[arg-type]
     return 0
 
 

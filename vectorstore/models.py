@@ -9,6 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.models import Citation
 
 Mode = Literal["hybrid", "vector", "keyword"]
+# How hybrid search combines the two retrievers: reciprocal rank fusion (ties broken by the
+# score blend), or the score blend alone.
+Fusion = Literal["rrf", "score"]
 
 
 class Passage(BaseModel):

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from service.retrieval import LibraryDep
 from vectorstore.library import MAX_K, MAX_QUERY_CHARS
-from vectorstore.models import Mode, Passage, SourceInfo
+from vectorstore.models import Fusion, Mode, Passage, SourceInfo
 
 router = APIRouter(prefix="/v1", tags=["rules search"])
 
@@ -36,11 +36,16 @@ def search_rules(
     ] = None,
     k: Annotated[int, Query(ge=1, le=MAX_K, description="how many passages")] = 5,
     mode: Annotated[Mode, Query(description="hybrid (default), vector or keyword")] = "hybrid",
+    fusion: Annotated[
+        Fusion | None,
+        Query(description="hybrid only: rrf or score (default: the service's setting)"),
+    ] = None,
 ) -> SearchResponse:
     """The passages of the rulebooks (and ingested user texts) that best answer ``q``.
 
-    Hybrid search fuses BM25 keyword ranking and vector ranking by reciprocal rank fusion."""
-    passages = library.search(q, system=system, k=k, mode=mode)
+    Hybrid search fuses BM25 keyword ranking and vector ranking by reciprocal rank fusion, ties
+    broken by a blend of their normalised scores (or, with fusion=score, by that blend alone)."""
+    passages = library.search(q, system=system, k=k, mode=mode, fusion=fusion)
     return SearchResponse(query=q, system=system, mode=mode, passages=passages)
 
 

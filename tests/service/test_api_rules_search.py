@@ -56,6 +56,7 @@ def test_house_rules_show_up_for_any_system(api: TestClient) -> None:
         ({"q": "momentum", "k": "many"}, "k", "integer"),
         ({"q": "momentum", "system": "gurps"}, "system", "unknown system 'gurps'"),
         ({"q": "momentum", "mode": "psychic"}, "mode", "hybrid"),
+        ({"q": "momentum", "fusion": "vote"}, "fusion", "rrf"),
         ({}, "q", "required"),
     ],
 )

@@ -9,7 +9,7 @@ import pytest
 from rules.errors import InvalidParameter, UnknownError
 from tests.vectorstore.fakes import memory_library
 from vectorstore.index import MemoryIndex
-from vectorstore.library import MAX_K, MAX_QUERY_CHARS, SOURCES_DIR, Library, fuse
+from vectorstore.library import MAX_K, MAX_QUERY_CHARS, RRF_K, SOURCES_DIR, Library, fuse, rrf
 
 
 @pytest.fixture
@@ -170,6 +170,31 @@ def test_fusion_keeps_the_margins() -> None:
     # Rank fusion would have tied "a" and "b" (first and second in one each).
 
 
+def test_rrf_sums_reciprocal_ranks() -> None:
+    fused = dict(rrf([["a", "b"], ["b", "c"]]))
+    assert fused["b"] == pytest.approx(1 / (RRF_K + 2) + 1 / (RRF_K + 1))
+    assert fused["c"] == pytest.approx(1 / (RRF_K + 2))
+    assert max(fused, key=fused.__getitem__) == "b"
+
+
+def test_rrf_ties_go_to_the_score_blend() -> None:
+    # First in one ranking and second in the other ties with the reverse under RRF alone.
+    keyword, vector = {"a": 10.0, "b": 9.8}, {"b": 0.8, "a": 0.4}
+    tied = rrf([["a", "b"], ["b", "a"]])
+    assert tied[0][1] == pytest.approx(tied[1][1])
+    broken = rrf([["a", "b"], ["b", "a"]], tiebreak=dict(fuse(keyword, vector, weight=0.5)))
+    assert [i for i, _ in broken] == ["b", "a"]
+
+
+def test_hybrid_fusion_is_selectable(library: Library) -> None:
+    assert library.fusion == "rrf"
+    by_rank = library.search("Strike", system="sundered_isles", k=3)
+    by_score = library.search("Strike", system="sundered_isles", k=3, fusion="score")
+    assert by_rank[0].score < 2 / RRF_K  # an RRF score
+    assert 0.0 < by_score[0].score <= 1.0  # a blend of normalised scores
+    assert {p.id for p in by_rank} & {p.id for p in by_score}
+
+
 def test_fusion_scores_lie_between_zero_and_one() -> None:
     fused = dict(fuse({"a": 3.0, "b": 1.0}, {"a": 0.7, "c": 0.35}, weight=0.6))
     assert fused["a"] == pytest.approx(1.0)  # best in both
@@ -186,7 +211,7 @@ def test_fusion_candidates_limit_the_keyword_side() -> None:
 
 def test_each_mode_reports_its_own_score(library: Library) -> None:
     hybrid = library.search("Strike", system="sundered_isles", k=3)
-    assert hybrid[0].score <= 1.0 and hybrid == sorted(hybrid, key=lambda p: -p.score)
+    assert hybrid[0].score <= 2 / RRF_K and hybrid == sorted(hybrid, key=lambda p: -p.score)
     vector = library.search("Strike", system="sundered_isles", k=3, mode="vector")
     assert all(-1.0 <= p.score <= 1.0 for p in vector)
     keyword = library.search("Strike", system="sundered_isles", k=3, mode="keyword")
