@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from service.retrieval import build_library  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from vectorstore.chunking import chunk_text  # noqa: E402
-from vectorstore.embeddings import LocalMiniLMEmbeddings, local_embeddings  # noqa: E402
+from vectorstore.embeddings import LocalMiniLMEmbeddings, unload_local_embeddings  # noqa: E402
 from vectorstore.evaluate import DEFAULT_QUESTIONS  # noqa: E402
 from vectorstore.library import builtin_sources  # noqa: E402
 
@@ -98,10 +98,10 @@ def main() -> None:
     args = parser.parse_args()
     questions = [q for q in json.loads(DEFAULT_QUESTIONS.read_text())]
     data = Path(tempfile.mkdtemp(prefix="fateweaver-bench-"))
-    settings = Settings(data_dir=data)
+    settings = Settings(data_dir=data, retrieval_warm_start=False)
 
     # Cold ingest (model load included) vs embedding the same windows alone.
-    local_embeddings.cache_clear()
+    unload_local_embeddings()
     t = time.perf_counter()
     library = build_library(settings)
     cold = time.perf_counter() - t

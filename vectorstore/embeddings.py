@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import logging
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -103,10 +104,26 @@ class LocalMiniLMEmbeddings(Embeddings):
         return self._embed([text])[0]
 
 
+_LOAD_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1)
-def local_embeddings() -> LocalMiniLMEmbeddings:
-    """One loaded model per process (about 25 MB of weights)."""
+def _load() -> LocalMiniLMEmbeddings:
     return LocalMiniLMEmbeddings()
+
+
+def local_embeddings() -> LocalMiniLMEmbeddings:
+    """One loaded model per process (about 25 MB of weights, ~170 MB with its session).
+
+    lru_cache alone lets two threads that ask at once each load a model; the lock does not."""
+    with _LOAD_LOCK:
+        return _load()
+
+
+def unload_local_embeddings() -> None:
+    """Forget the loaded model (benchmarks measure a cold load)."""
+    with _LOAD_LOCK:
+        _load.cache_clear()
 
 
 def make_embeddings(

@@ -131,8 +131,11 @@ class Library:
 
     @property
     def embeddings(self) -> Embeddings:
+        # Locked: the start-up warm-up and the first request must not load two models.
         if self._embeddings is None:
-            self._embeddings = self._embeddings_factory()
+            with self._lock:
+                if self._embeddings is None:
+                    self._embeddings = self._embeddings_factory()
         return self._embeddings
 
     def _embed_and_store(self, chunks: Sequence[Chunk], progress: Progress | None) -> None:
