@@ -32,6 +32,8 @@ def test_given_dice_consumed_in_order() -> None:
     source.finish()
 
 
+# DESIGN.md (Dice): "Too few dice, or a value out of range for its die, is a clear 422 error naming
+# the die that was wrong."
 def test_too_few_dice_names_the_missing_die() -> None:
     source = GivenDice([4])
     source.roll(6, "action")

@@ -41,6 +41,8 @@ SIMPLE = Table(
 )
 
 
+# Ruling table_roll_twice. Pay the Price: "| 96 - 100 | Roll twice |"; and "If the result doesn't
+# fit the situation, roll again." (sundered_isles.md, FATE MOVES > PAY THE PRICE)
 def test_roll_twice_rolls_two_more() -> None:
     result = roll_table(SIMPLE, GivenDice([10, 2, 6]))
     assert result.texts() == ["a", "b"]
