@@ -14,10 +14,28 @@ MOMENTUM_MIN = -6
 MOMENTUM_MAX = 10
 
 
+BANDS: tuple[Band, Band, Band] = ("miss", "weak_hit", "strong_hit")  # worst to best
+
+
 def outcome_band(score: int, challenge: tuple[int, int]) -> Band:
     """Strong hit beats both challenge dice, weak hit beats one; ties do not beat."""
     beaten = sum(1 for c in challenge if score > c)
-    return ("miss", "weak_hit", "strong_hit")[beaten]
+    return BANDS[beaten]
+
+
+def band_rank(band: str) -> int:
+    return BANDS.index(band)
+
+
+def burn_band(meter: int, band: Band, challenge: tuple[int, int]) -> Band | None:
+    """The band burning ``meter`` (momentum, focus) would give, if that is better than ``band``.
+
+    Burning replaces the action score with the meter; only a positive meter can be burned, and
+    a burn that does not improve the outcome is never worth its reset."""
+    if meter <= 0:
+        return None
+    burned = outcome_band(meter, challenge)
+    return burned if band_rank(burned) > band_rank(band) else None
 
 
 def is_match(challenge: tuple[int, int]) -> bool:

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.dice import DiceSource
-from rules.ironsworn import ACTION_SCORE_CAP, Band, is_match, momentum_reset, outcome_band
+from rules.ironsworn import (
+    ACTION_SCORE_CAP,
+    Band,
+    burn_band,
+    is_match,
+    momentum_reset,
+    outcome_band,
+)
 from rules.models import Citation, Die, StateChange
 
 SOURCE = "elegy.md"
@@ -170,10 +177,6 @@ def action_score(stat_value: int, adds: int) -> tuple[int, bool]:
     return min(ACTION_SCORE_CAP, raw), raw > ACTION_SCORE_CAP
 
 
-def band_rank(band: str) -> int:
-    return ("miss", "weak_hit", "strong_hit").index(band)
-
-
 @dataclass(frozen=True)
 class ActionOutcome:
     band: Band
@@ -208,11 +211,11 @@ def roll_action(
         rulings.append("action_score_cap")
     if focus < 0:
         rulings.append("negative_focus_reroll")
-    burn_band = outcome_band(focus, roll.challenge) if focus > 0 else band
-    improves = focus > 0 and band_rank(burn_band) > band_rank(band)
-    burned = burn_focus and improves
-    if burned:
-        band = burn_band
+    better = burn_band(focus, band, roll.challenge)
+    improves = better is not None
+    burned = burn_focus and better is not None
+    if burned and better is not None:
+        band = better
         rulings.append("burn_focus")
     return ActionOutcome(
         band=band,

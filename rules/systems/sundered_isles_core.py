@@ -18,6 +18,7 @@ from rules.ironsworn import (
     MOMENTUM_MAX,
     MOMENTUM_MIN,
     Band,
+    burn_band,
     is_match,
     is_oracle_match,
     momentum_max,
@@ -165,10 +166,6 @@ class OracleParams(BaseModel):
 # --- shared arithmetic -------------------------------------------------------------------------
 
 
-def band_rank(band: str) -> int:
-    return ("miss", "weak_hit", "strong_hit").index(band)
-
-
 def check_momentum(momentum: int, impacts: int, field: str = "params.momentum") -> None:
     top = momentum_max(impacts)
     if momentum > top:
@@ -222,11 +219,11 @@ def roll_action(
         rulings.append("action_score_cap")
     band: Band = outcome_band(score, challenge)
     changes: list[StateChange] = []
-    burn_band = outcome_band(momentum, challenge) if momentum > 0 else band
-    improves = band_rank(burn_band) > band_rank(band)
-    burned = burn_momentum and improves
-    if burned:
-        band = burn_band
+    better = burn_band(momentum, band, challenge)
+    improves = better is not None
+    burned = burn_momentum and better is not None
+    if burned and better is not None:
+        band = better
         reset = momentum_reset(impacts)
         changes.append(
             StateChange(
