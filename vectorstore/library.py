@@ -181,6 +181,9 @@ class Library:
                 chunks=len(old["chunks"]), embedded=0,
             )  # fmt: skip
         chunks = chunk_text(text, system=system, source=source, kind=kind, doc=doc)
+        if not chunks:
+            # e.g. a file of headings only: accepting it would list a text nobody can find.
+            raise InvalidParameter(f"{source} has no text to index under its headings", "path")
         old_ids = {c.id for c in old["chunks"]} if old else set()
         new = [c for c in chunks if c.id not in old_ids]
         self._embed_and_store(new, progress)

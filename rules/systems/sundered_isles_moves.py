@@ -370,8 +370,8 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
             impacts=params.impacts,
             burn_momentum=params.burn_momentum,
             citation=move.citation,
+            stat=stat,
         )
-        result = result.model_copy(update={"details": {**result.details, "stat": stat}})
     elif move.roll == "progress":
         _reject(params, ["stat", "stat_value", "stats"], f"{move.id} is a progress move")
         score, extra = progress_score(

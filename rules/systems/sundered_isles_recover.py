@@ -65,9 +65,9 @@ def _recover_roll(move_id: str, params: Any, sheet: Sheet, source: DiceSource) -
         impacts=params.impacts,
         burn_momentum=params.burn_momentum,
         citation=move.citation,
+        stat=stat,
     )
-    roll = _take_burn(roll, sheet)
-    return roll.model_copy(update={"details": {**roll.details, "stat": stat}})
+    return _take_burn(roll, sheet)
 
 
 class HealParams(_RecoverBase):

@@ -132,6 +132,14 @@ def test_user_texts_need_a_system_or_the_house_flag(tmp_path: Path) -> None:
         library.add_text("words", source="a.md", system="Bad System!")
 
 
+def test_a_text_of_headings_only_is_refused_not_listed(tmp_path: Path) -> None:
+    library, _, _ = memory_library(tmp_path)
+    with pytest.raises(InvalidParameter) as err:
+        library.add_text("# Just a title", source="t.md", system="elegy")
+    assert err.value.field == "path"
+    assert "t.md" not in {s.source for s in library.sources()}
+
+
 def test_a_corrupt_manifest_is_rebuilt_with_a_log_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
