@@ -24,6 +24,14 @@ class RollOption(Frozen):
     when: str | None = Field(None, description="the fictional condition for this option")
 
 
+class Correction(Frozen):
+    """Where a move's data departs from the wording of its source text, which is kept as printed."""
+
+    printed: str = Field(description="the source text's wording")
+    reads: str = Field(description="what the move's data says instead")
+    why: str
+
+
 class Move(Frozen):
     id: str = Field(pattern=r"^[a-z0-9_]+$")
     name: str
@@ -40,6 +48,10 @@ class Move(Frozen):
         default_factory=dict, description="experience awarded, by rank or outcome"
     )
     text: str = Field("", description="the remaining text of the move, verbatim")
+    corrections: list[Correction] = Field(
+        default_factory=list,
+        description="typos of the source text this data corrects (the source keeps them)",
+    )
 
     @property
     def citation(self) -> Citation:
