@@ -1,2 +1,116 @@
-"""Narrator prompt templates, one file per narrator task (the narrator arrives with its own issue;
-the engine and rules search work without it)."""
+"""Narrator prompt templates: one YAML file per narrator task, loaded into a strict model.
+
+Each file declares its ``variables``; the templates use ``$name`` placeholders (``string.Template``,
+so JSON braces in a prompt need no escaping). Loading fails when a template uses a variable it
+does not declare, or declares one it never uses; rendering reports every missing variable at once.
+Prompts hold words only: no model names, temperatures or other provider settings.
+
+    oracle          interpret a yes/no oracle answer in the fiction
+    table           interpret rolled table rows (a spark) for the situation
+    narration       narrate a resolved move or roll for a described action
+    rules_answer    answer a rules question from retrieved passages, quoting them
+    roll_proposal   propose the engine roll a rules question describes, as JSON
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from string import Template
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+PromptName = Literal["oracle", "table", "narration", "rules_answer", "roll_proposal"]
+PROMPT_NAMES: tuple[PromptName, ...] = (
+    "oracle",
+    "table",
+    "narration",
+    "rules_answer",
+    "roll_proposal",
+)
+
+
+class PromptError(ValueError):
+    """A template that does not match its declared variables, or a render missing some."""
+
+
+class RenderedPrompt(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    system: str
+    user: str
+
+
+class Prompt(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    description: str
+    variables: list[str] = Field(description="every $variable the templates use, and no other")
+    system: str = Field(description="the system message: the narrator's standing instructions")
+    user: str = Field(description="the user message: the data of this one request")
+
+    @model_validator(mode="after")
+    def _declared_is_used(self) -> Prompt:
+        used: set[str] = set()
+        for part in (self.system, self.user):
+            template = Template(part)
+            if not template.is_valid():
+                raise PromptError(f"prompt {self.name!r}: a '$' that is not a $variable")
+            used.update(template.get_identifiers())
+        declared = set(self.variables)
+        problems = []
+        if undeclared := sorted(used - declared):
+            problems.append(f"uses undeclared {', '.join(undeclared)}")
+        if unused := sorted(declared - used):
+            problems.append(f"declares unused {', '.join(unused)}")
+        if problems:
+            raise PromptError(f"prompt {self.name!r} " + "; ".join(problems))
+        return self
+
+    def render(self, **values: str) -> RenderedPrompt:
+        missing = sorted(set(self.variables) - values.keys())
+        extra = sorted(values.keys() - set(self.variables))
+        if missing or extra:
+            raise PromptError(
+                f"prompt {self.name!r}: "
+                + "; ".join(
+                    part
+                    for part in (
+                        f"missing {', '.join(missing)}" if missing else "",
+                        f"unexpected {', '.join(extra)}" if extra else "",
+                    )
+                    if part
+                )
+            )
+        return RenderedPrompt(
+            system=Template(self.system).substitute(values),
+            user=Template(self.user).substitute(values),
+        )
+
+
+def load_prompt_text(name: str, text: str) -> Prompt:
+    raw = yaml.safe_load(text)
+    if not isinstance(raw, dict):
+        raise PromptError(f"prompt {name!r}: expected a mapping")
+    try:
+        return Prompt.model_validate({"name": name, **raw})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'prompt'}: {e['msg']}".replace(
+                "Value error, ", ""
+            )
+            for e in exc.errors()
+        )
+        raise PromptError(problems) from None
+
+
+@cache
+def get_prompt(name: PromptName) -> Prompt:
+    path = resources.files("prompts") / f"{name}.yaml"
+    return load_prompt_text(name, path.read_text(encoding="utf-8"))
+
+
+def all_prompts() -> list[Prompt]:
+    return [get_prompt(name) for name in PROMPT_NAMES]
