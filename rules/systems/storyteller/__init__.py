@@ -5,7 +5,7 @@ no authors and no licence. The degree-of-success table is data in rules/data/sto
 
 Start at system.py. The modules, one per concept:
   system.py   SYSTEM and its simple and extended actions; exposes RULINGS
-  rulings.py  RULINGS, kept apart because the pool, contest and group modules cite them
+  rulings.py  RULINGS, kept apart because contest.py and group.py cite them too
   pool.py     counting a pool: successes, 1s, botches, degree of success; shared parameters
   contest.py  resisted and extended resisted actions
   group.py    teamwork and multiple actions
