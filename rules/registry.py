@@ -1,8 +1,9 @@
 """Game systems and their roll kinds, and the one entry point that resolves any roll.
 
-Each ``rules/systems/<id>.py`` defines ``SYSTEM: GameSystem``. ``resolve_roll`` validates the
-parameters against the roll kind's model, builds the dice source (seed or given dice), resolves,
-checks every given die was used, and stamps system, kind, seed and parameters on the record.
+Each package ``rules/systems/<id>/`` defines ``SYSTEM: GameSystem`` in its ``system.py``.
+``resolve_roll`` validates the parameters against the roll kind's model, builds the dice source
+(seed or given dice), resolves, checks every given die was used, and stamps system, kind, seed
+and parameters on the record.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from rules.models import Frozen, Resolution, Ruling
 from rules.tables import ROLL_TWICE_RULING, Table, roll_table, table_resolution
 
 _ORDER = ("sundered_isles", "elegy", "go_forth", "storyteller", "roll_under")
-# One module per system under rules/systems/; listed in the order of DESIGN.md.
+# One package per system under rules/systems/ (SYSTEM in its system.py); in DESIGN.md's order.
 SYSTEM_IDS = tuple(
-    s for s in _ORDER if (resources.files("rules") / "systems" / f"{s}.py").is_file()
+    s for s in _ORDER if (resources.files("rules") / "systems" / s / "system.py").is_file()
 )
 MAX_SEED = 2**63 - 1
 
@@ -174,7 +175,7 @@ def build_system(
 def get_system(system_id: str) -> GameSystem:
     if system_id not in SYSTEM_IDS:
         raise UnknownError("system", system_id, list(SYSTEM_IDS), field="system")
-    module = importlib.import_module(f"rules.systems.{system_id}")
+    module = importlib.import_module(f"rules.systems.{system_id}.system")
     system: GameSystem = module.SYSTEM
     return system
 
