@@ -22,6 +22,7 @@ from rules.catalog import Move, load_moves, load_tables
 from rules.dice import DiceSource, GivenDice, SeededDice
 from rules.errors import InvalidParameter, UnknownError
 from rules.models import Frozen, Resolution, Ruling
+from rules.sheets import SheetRules
 from rules.tables import ROLL_TWICE_RULING, Table, roll_table, table_resolution
 
 _ORDER = ("sundered_isles", "elegy", "go_forth", "storyteller", "roll_under")
@@ -65,6 +66,7 @@ class GameSystem:
     rulings: list[Ruling]
     tables: dict[str, Table] = field(default_factory=dict)
     moves: tuple[Move, ...] = ()
+    sheet: SheetRules | None = None  # the character sheet a session keeps (rules/sheets.py)
 
     def roll_kind(self, kind: str) -> RollKind:
         if kind not in self.roll_kinds:
@@ -147,6 +149,7 @@ def build_system(
     meters: list[MeterSpec],
     roll_kinds: list[RollKind],
     rulings: list[Ruling],
+    sheet: SheetRules | None = None,
 ) -> GameSystem:
     """Assemble a system with its data files and the shared ``table``/``expression`` kinds."""
     tables = load_tables(id)
@@ -168,6 +171,7 @@ def build_system(
         rulings=all_rulings,
         tables=tables,
         moves=load_moves(id),
+        sheet=sheet,
     )
 
 

@@ -1,0 +1,92 @@
+"""Character sheets: what a session keeps between turns, and how a system reads and changes it.
+
+Each system's ``rules/systems/<id>/sheet.py`` defines a frozen pydantic ``Sheet`` and a
+``SheetRules`` for it, set on the system as ``GameSystem.sheet``. Everything here is pure: a
+session (``service/``) stores the sheet as JSON and calls these functions around the engine:
+
+    sheet = rules.validate(data)                          # bad data: RulesError naming "sheet.<field>"
+    params = rules.roll_params(sheet, kind, given)        # the values the sheet holds, filled in
+    resolution = resolve_roll(system, kind, params, dice=..., seed=...)
+    pending = rules.choices(kind, params, resolution)     # decisions left to the player
+    # ... if pending: the player picks an option of each; the engine resolves again with the
+    #     same dice (or seed) and params | {choice.param: option.value}, and only then:
+    update = rules.apply(sheet, resolution)               # new sheet + the changes it took
+
+A choice is always a parameter of the same roll kind (``burn_momentum``, ``weak_hit_choice``,
+``roll_tables``...), so the engine, not the session, applies it, and a journal replays it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from rules.models import Citation, Frozen, Resolution, StateChange
+
+
+class ChoiceOption(Frozen):
+    value: Any = Field(description="the parameter's value when this option is chosen")
+    label: str = Field(description="the option in the text's words")
+
+
+class Choice(Frozen):
+    """A decision an outcome leaves to the player, made by setting one parameter of the roll."""
+
+    param: str = Field(description="the roll kind's parameter this choice sets")
+    prompt: str = Field(description="what the text asks the player to decide")
+    options: list[ChoiceOption] = Field(min_length=2)
+    citation: Citation
+    extra_dice: bool = Field(
+        False, description="choosing some option rolls more dice (e.g. on a table)"
+    )
+
+
+class GmParam(Frozen):
+    """A parameter the text leaves to a game master (Go Forth's TN, Storyteller's difficulty,
+    which ability a roll-under save uses): proposed for the player, who sees and may override."""
+
+    param: str
+    kinds: list[str] = Field(description="the roll kinds that take it")
+    description: str
+    default: Any = None
+    choices: list[Any] | None = Field(None, description="its allowed values, when a list")
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class SheetUpdate(Frozen):
+    sheet: Any = Field(description="the new sheet (a system's Sheet model)")
+    applied: list[StateChange] = Field(
+        default_factory=list, description="changes taken by the sheet, as applied (clamped)"
+    )
+    other: list[StateChange] = Field(
+        default_factory=list,
+        description="changes the sheet does not hold (progress, legacy tracks, clocks): the "
+        "session's tracks take them",
+    )
+
+
+class SheetRules(Protocol):
+    """How one system reads and changes its character sheet (all pure functions)."""
+
+    model: type[BaseModel]
+    gm_params: list[GmParam]
+
+    def validate(self, data: dict[str, Any]) -> BaseModel:
+        """A sheet from JSON, defaults filled in; RulesError naming ``sheet.<field>``."""
+        ...
+
+    def roll_params(self, sheet: BaseModel, kind: str, given: dict[str, Any]) -> dict[str, Any]:
+        """The roll kind's parameters: ``given`` (the player's: stat name, adds, move, choices,
+        GM parameters...) plus every value the sheet holds (the stat's value, momentum, focus,
+        meters, impacts...). A given value the sheet holds is an InvalidParameter naming it."""
+        ...
+
+    def apply(self, sheet: BaseModel, resolution: Resolution) -> SheetUpdate:
+        """The resolution's state changes applied to the sheet, within the sheet's ranges."""
+        ...
+
+    def choices(self, kind: str, params: dict[str, Any], resolution: Resolution) -> list[Choice]:
+        """The decisions this outcome leaves to the player, each not yet made in ``params``."""
+        ...
