@@ -55,6 +55,21 @@ class GmParam(Frozen):
     maximum: int | None = None
 
 
+class TrackType(Frozen):
+    """A kind of progress track a session can open (a vow, an expedition, a fight, an extended
+    action...): how far one mark of progress moves it, and which roll resolves it."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$", examples=["vow"])
+    name: str
+    ranks: dict[str, int] = Field(
+        default_factory=dict,
+        description="rank -> ticks per mark of progress (4 ticks a box, 10 boxes); empty when "
+        "progress is counted in other units (then `units` and `target` apply)",
+    )
+    target: int | None = Field(None, description="units needed, for a counted track")
+    citation: Citation
+
+
 class SheetUpdate(Frozen):
     sheet: Any = Field(description="the new sheet (a system's Sheet model)")
     applied: list[StateChange] = Field(
@@ -72,6 +87,7 @@ class SheetRules(Protocol):
 
     model: type[BaseModel]
     gm_params: list[GmParam]
+    track_types: list[TrackType]
 
     def validate(self, data: dict[str, Any]) -> BaseModel:
         """A sheet from JSON, defaults filled in; RulesError naming ``sheet.<field>``."""
@@ -89,4 +105,11 @@ class SheetRules(Protocol):
 
     def choices(self, kind: str, params: dict[str, Any], resolution: Resolution) -> list[Choice]:
         """The decisions this outcome leaves to the player, each not yet made in ``params``."""
+        ...
+
+    def progress_roll(
+        self, sheet: BaseModel, track_type: str, progress: int, given: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        """The roll kind and parameters that resolve a track of this type with this much
+        progress (ticks, or units for a counted track); ``given`` may name a move."""
         ...
