@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 
 from service.errors import install_error_handlers
@@ -9,6 +12,19 @@ from service.openapi import install_openapi
 from service.retrieval import Retrieval
 from service.routers import health, rolls, rules_search, systems
 from service.settings import Settings, get_settings
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Start-up work runs here, so that building an app (a test, a script) starts nothing."""
+    retrieval: Retrieval = app.state.retrieval  # read now: tests may have swapped it in
+    if app.state.settings.retrieval_warm_start:
+        retrieval.warm()
+    try:
+        yield
+    finally:
+        # In a finally: a forced stop (a second Ctrl-C) skips the shutdown event and cancels us.
+        retrieval.close()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -20,12 +36,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "Solo tabletop RPG companion: a deterministic rules engine for five game systems, "
             "rules search over the source texts, and a narrator that never changes a number."
         ),
+        lifespan=lifespan,
     )
     app.state.settings = settings
-    # Rules search: the index is opened on first use (or now, in the background, when asked).
+    # Rules search: the index is opened on first use (or at start-up, in the background).
     app.state.retrieval = Retrieval(settings)
-    if settings.retrieval_warm_start:
-        app.state.retrieval.warm()
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(systems.router)

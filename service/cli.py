@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,7 +24,14 @@ def serve(
     host: Annotated[str | None, typer.Option(help="bind address")] = None,
     port: Annotated[int | None, typer.Option(help="port")] = None,
 ) -> None:
-    """Start the HTTP service on the embedded defaults (OpenAPI docs at /docs)."""
+    """Start the HTTP service on the embedded defaults (OpenAPI docs at /docs).
+
+    Ctrl-C (SIGINT) or SIGTERM stops it at any moment, with exit status 0."""
+    # uvicorn handles both signals while it serves (a graceful shutdown, the app's lifespan
+    # included), then raises them again for the handlers it found: these. Stopping is how a
+    # service ends, so they exit 0; by default SIGTERM would end the process with status 143.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _stopped)
     import uvicorn
 
     from service.app import create_app
@@ -35,6 +43,10 @@ def serve(
         port=port or settings.port,
         log_level=settings.log_level,
     )
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 def _parse_params(pairs: list[str]) -> dict[str, object]:
@@ -103,12 +115,26 @@ def main() -> None:
 
 
 class _AddByDefault(TyperGroup):
-    """``fateweaver ingest PATH…`` means ``fateweaver ingest add PATH…``."""
+    """``fateweaver ingest PATH…`` means ``fateweaver ingest add PATH…``; SIGTERM stops it as
+    Ctrl-C does, with exit status 130."""
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         if args and args[0] not in self.commands and not args[0].startswith("-"):
             args.insert(0, "add")
         return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # Both signals raise KeyboardInterrupt at the next Python step, never inside a model run
+        # or a store write. What was stored stays; a text is listed only once all of it is
+        # stored, so running the command again (or starting the service) completes the index.
+        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo("\nstopped: run the command again to finish indexing", err=True)
+            raise typer.Exit(130) from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
 
 
 ingest_app = typer.Typer(

@@ -1,7 +1,10 @@
 """Wiring of the retrieval layer: settings -> embeddings + Chroma + Library, built once, lazily.
 
-The library is built on first use (or by ``warm()`` in a background thread at start-up), so the
-app starts at once; with a current index building it embeds nothing and takes well under a second.
+The library is built on first use (or by ``warm()`` in a background thread, which the app's
+lifespan starts), so the app starts at once; with a current index building it embeds nothing and
+takes well under a second. ``close()`` stops any embedding at its next batch and waits for the
+warm-up: a thread left inside onnxruntime when the interpreter finalizes aborts the process
+("terminate called without an active exception", exit status 134).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from vectorstore.embeddings import (
     make_embeddings,
 )
 from vectorstore.index import open_chroma
-from vectorstore.library import Library, Progress
+from vectorstore.library import Cancelled, Library, Progress
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +42,16 @@ def embedder(settings: Settings) -> tuple[Callable[[], Embeddings], str]:
     return local_embeddings, LocalMiniLMEmbeddings.model_id
 
 
-def build_library(settings: Settings, progress: Progress | None = None) -> Library:
+def build_library(
+    settings: Settings, progress: Progress | None = None, stop: threading.Event | None = None
+) -> Library:
     factory, emb_id = embedder(settings)
     index = open_chroma(
         f"rules-{emb_id}", path=settings.data_dir / "chroma", url=settings.chroma_url
     )
-    library = Library(settings.data_dir, index, factory, emb_id, fusion=settings.retrieval_fusion)
+    library = Library(
+        settings.data_dir, index, factory, emb_id, fusion=settings.retrieval_fusion, stop=stop
+    )
     library.sync(progress)
     return library
 
@@ -58,6 +65,8 @@ class Retrieval:
         self._lock = threading.Lock()
         self._warming = False
         self._failure: str | None = None
+        self._stop = library.stop if library is not None else threading.Event()
+        self._warm_up: threading.Thread | None = None
 
     @property
     def state(self) -> str:
@@ -72,7 +81,9 @@ class Retrieval:
         if self._library is None:
             with self._lock:
                 if self._library is None:
-                    self._library = build_library(self.settings)
+                    if self._stop.is_set():
+                        raise Cancelled("the service is stopping")
+                    self._library = build_library(self.settings, stop=self._stop)
         return self._library
 
     def warm(self) -> threading.Thread:
@@ -81,6 +92,8 @@ class Retrieval:
         def run() -> None:
             try:
                 self.get().embeddings.embed_query("warm up")
+            except Cancelled as exc:
+                log.info("retrieval warm-up stopped (%s); the next start completes the index", exc)
             except Exception as exc:  # logged; the first request will try again and report
                 self._failure = f"{type(exc).__name__}: {exc}"
                 log.exception("retrieval warm-up failed")
@@ -88,10 +101,18 @@ class Retrieval:
                 self._warming = False
 
         self._warming = True
+        # Not a daemon: the interpreter waits for it rather than finalizing under it (see close).
+        self._warm_up = threading.Thread(target=run, name="retrieval-warm-up")
+        self._warm_up.start()
+        return self._warm_up
 
-        thread = threading.Thread(target=run, name="retrieval-warm-up", daemon=True)
-        thread.start()
-        return thread
+    def close(self, timeout: float = 30.0) -> None:
+        """Stop embedding at the next batch (a few seconds at most) and wait for the warm-up."""
+        self._stop.set()
+        if self._warm_up is not None:
+            self._warm_up.join(timeout)
+            if self._warm_up.is_alive():
+                log.warning("retrieval warm-up still running after %.0f s; waiting for it", timeout)
 
 
 def get_library(request: Request) -> Library:
@@ -99,7 +120,7 @@ def get_library(request: Request) -> Library:
     retrieval: Retrieval = request.app.state.retrieval
     try:
         return retrieval.get()
-    except ModelFileError as exc:
+    except (ModelFileError, Cancelled) as exc:
         raise HTTPException(503, f"rules search is unavailable: {exc}") from None
     except Exception as exc:  # e.g. a configured Chroma server that does not answer
         log.exception("rules search could not open its index")

@@ -5,6 +5,10 @@ its chunks (ids, text, metadata). At start-up the built-in sources are hashed; a
 source costs nothing, a changed one is re-chunked and only chunks with new ids are embedded.
 The store is then reconciled with the manifest (missing vectors re-embedded, strays deleted),
 so a lost or corrupt index is rebuilt rather than trusted. BM25 is built from the manifest.
+
+Embedding stops at the next batch once the ``stop`` event is set (a service shutting down):
+the batches already stored stay, and a text enters the manifest only when all of it is stored,
+so the next sync finds the rest missing and embeds it.
 """
 
 from __future__ import annotations
@@ -49,6 +53,10 @@ _SYSTEM_ID = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 Progress = Callable[[int, int], None]
 
 
+class Cancelled(Exception):
+    """Embedding stopped early because the ``stop`` event was set; the index stays consistent."""
+
+
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -68,8 +76,10 @@ class Library:
         embedder_id: str,
         sources_dir: Path = SOURCES_DIR,
         fusion: Fusion = "rrf",
+        stop: threading.Event | None = None,
     ) -> None:
         self.fusion: Fusion = fusion
+        self.stop = stop if stop is not None else threading.Event()
         self.dir = Path(data_dir) / "retrieval"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.index = index
@@ -153,6 +163,10 @@ class Library:
         )
         batch = 32
         for i in range(0, len(rows), batch):
+            if self.stop.is_set():
+                # Before the next batch, not inside one: a thread still running the model when
+                # the interpreter exits aborts the process ("terminate called ...").
+                raise Cancelled(f"stopped after embedding {i} of {len(rows)} windows")
             part = rows[i : i + batch]
             vectors = self.embeddings.embed_documents([text for _, text, _ in part])
             self.index.upsert(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from service.settings import Settings
 def test_failed_warm_up_is_reported_and_not_fatal(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def broken(settings: Settings) -> None:
+    def broken(settings: Settings, stop: threading.Event) -> None:
         raise OSError("index folder is read-only")
 
     monkeypatch.setattr(retrieval, "build_library", broken)
@@ -31,7 +32,7 @@ def test_warm_up_builds_the_library(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     class Library:
         embeddings = Embeddings()
 
-    monkeypatch.setattr(retrieval, "build_library", lambda settings: Library())
+    monkeypatch.setattr(retrieval, "build_library", lambda settings, stop: Library())
     holder = retrieval.Retrieval(Settings(data_dir=tmp_path, retrieval_warm_start=False))
     holder.warm().join(5)
     assert holder.state == "ready"
