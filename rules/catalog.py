@@ -98,3 +98,18 @@ def load_tables(system_id: str) -> dict[str, Table]:
         t if t.source else t.model_copy(update={"source": parsed.source}) for t in parsed.tables
     ]
     return {t.id: t for t in tables}
+
+
+class MoveCues(BaseModel):
+    """fateweaver's own cue words (not source text) for proposing a move and stat offline."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    default: str = Field(description="the move proposed when no cue matches")
+    moves: dict[str, list[str]] = Field(default_factory=dict)
+    stats: dict[str, list[str]] = Field(default_factory=dict)
+
+
+@cache
+def load_move_cues(system_id: str) -> MoveCues | None:
+    raw = _read(system_id, "move_cues.yaml")
+    return None if raw is None else MoveCues.model_validate(raw)
