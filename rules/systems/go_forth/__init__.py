@@ -9,7 +9,9 @@ Start at system.py. The modules, one per concept:
   attributes.py  attributes and their +Roll / +Effort split
   momentum.py    the Momentum dice pool as an immutable state machine
   wounds.py      Wounds (severity roll, wound tables) and Conditions
-A sheet.py for the character sheet will join them.
+  sheet.py       the character sheet a session keeps (rules/sheets.py)
+  gm.py          the parameters a GM sets (TN, Easy/Hard, the attribute called...)
+  choices.py     the decisions an outcome leaves to the player
 
 This file imports none of them, so ``import rules.systems.go_forth.<module>`` stays cheap and
 free of import cycles.

@@ -14,6 +14,7 @@ from rules.dice import DiceSource
 from rules.errors import InvalidParameter
 from rules.models import Die, Resolution, StateChange
 from rules.systems.go_forth.momentum import Pool, cite, pool_changes, spend
+from rules.systems.go_forth.wounds import Attribute
 
 HEART = 10
 EASY_HARD_STEP = 3
@@ -47,6 +48,9 @@ class EncounterParams(BaseModel):
 
 class CheckParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    attribute: Attribute | None = Field(
+        None, description="the attribute the GM calls (recorded; roll_bonus is its +Roll)"
+    )
     roll_bonus: int = Field(0, ge=-5, le=15, description="the attribute's +Roll")
     tn: int | None = Field(None, ge=1, le=60, description="a given TN (encounter or unique)")
     difficulty: Difficulty | None = Field(None, description="roll the encounter TN instead")
@@ -79,6 +83,9 @@ class EffortParams(CheckParams):
 
 class ContestParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    attribute: Attribute | None = Field(
+        None, description="the attribute the GM calls (recorded; roll_bonus is its +Roll)"
+    )
     roll_bonus: int = Field(0, ge=-5, le=15, description="your +Roll")
     opponent_bonus: int = Field(0, ge=-5, le=15, description="the opponent's +Roll")
 

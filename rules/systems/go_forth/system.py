@@ -13,7 +13,7 @@ system.
 from __future__ import annotations
 
 from rules.models import Ruling
-from rules.registry import MeterSpec, RollKind, build_system
+from rules.registry import RollKind, build_system
 from rules.systems.go_forth.attributes import SPLIT, AttributesParams, resolve_attributes
 from rules.systems.go_forth.checks import (
     ATTACKING,
@@ -29,6 +29,7 @@ from rules.systems.go_forth.checks import (
     resolve_encounter,
 )
 from rules.systems.go_forth.momentum import MomentumParams, cite, resolve_momentum
+from rules.systems.go_forth.sheet import METERS, SHEET_RULES
 from rules.systems.go_forth.wounds import (
     ATTRIBUTES,
     ConditionsParams,
@@ -222,10 +223,7 @@ SYSTEM = build_system(
     summary="d20 + attribute's +Roll vs a Target Number (Easy -3 / Hard +3); an Effort die "
     "(+Effort) against Hearts of 10; a Momentum pool of d6s (Stamina, Power, Fatigue).",
     stats=list(ATTRIBUTES),
-    meters=[
-        MeterSpec(id="momentum", name="Momentum dice", min=0, max=30, start=3, note="d6s"),
-        MeterSpec(id="wounds", name="Wounds", min=0, max=10, start=0, note="-5 severity each"),
-    ],
+    meters=METERS,
     roll_kinds=[
         RollKind(
             id="check",
@@ -349,4 +347,5 @@ SYSTEM = build_system(
         ),
     ],
     rulings=RULINGS,
+    sheet=SHEET_RULES,
 )
