@@ -9,7 +9,8 @@ Start at system.py. The modules, one per concept:
   pool.py     counting a pool: successes, 1s, botches, degree of success; shared parameters
   contest.py  resisted and extended resisted actions
   group.py    teamwork and multiple actions
-A sheet.py for the character sheet will join them.
+  traits.py   ratings, the meters (Willpower, Rage, Gnosis) and the pool the named traits make
+  sheet.py    the character sheet a session keeps: SHEET_RULES (rules/sheets.py)
 
 This file imports none of them, so ``import rules.systems.storyteller.<module>`` stays cheap and
 free of import cycles.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter
 from rules.models import Resolution, StateChange
@@ -19,10 +21,12 @@ from rules.systems.storyteller.pool import (
     willpower_change,
 )
 from rules.systems.storyteller.rulings import RESISTED
+from rules.systems.storyteller.traits import Traits
 
 
 class ResistedParams(StrictParams):
     pool: Pool
+    traits: Traits = Field(default_factory=list)
     difficulty: Difficulty
     opponent_pool: Pool
     opponent_difficulty: Difficulty

@@ -26,10 +26,12 @@ from rules.systems.storyteller.pool import (
     willpower_change,
 )
 from rules.systems.storyteller.rulings import MULTIPLE, TEAMWORK
+from rules.systems.storyteller.traits import Traits
 
 
 class TeamMember(StrictParams):
     pool: Pool
+    traits: Traits = Field(default_factory=list)
     willpower: Willpower = False
 
 
@@ -42,6 +44,7 @@ class TeamworkParams(StrictParams):
 
 class Action(StrictParams):
     pool: Pool = Field(description="this action's full dice pool")
+    traits: Traits = Field(default_factory=list)
     difficulty: Difficulty
     allocated: int | None = Field(
         None,

@@ -14,7 +14,7 @@ from pydantic import Field
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter
 from rules.models import Resolution, StateChange
-from rules.registry import MeterSpec, RollKind, build_system
+from rules.registry import RollKind, build_system
 from rules.systems.storyteller.contest import (
     ExtendedResistedParams,
     ResistedParams,
@@ -51,12 +51,15 @@ from rules.systems.storyteller.rulings import (
     EXTENDED,
     RULINGS,
 )
+from rules.systems.storyteller.sheet import SHEET_RULES
+from rules.systems.storyteller.traits import METERS, Traits
 
 # --- parameters --------------------------------------------------------------------------------
 
 
 class SimpleParams(StrictParams):
     pool: Pool
+    traits: Traits = Field(default_factory=list)
     difficulty: Difficulty
     willpower: Willpower = False
     stressful: bool = Field(
@@ -69,6 +72,7 @@ class SimpleParams(StrictParams):
 
 class ExtendedParams(StrictParams):
     pool: Pool
+    traits: Traits = Field(default_factory=list)
     difficulty: Difficulty
     goal: Goal
     accumulated: Accumulated = 0
@@ -181,11 +185,7 @@ SYSTEM = build_system(
         "each 1 cancels one, a 1 with no success at all is a botch."
     ),
     stats=[],
-    meters=[
-        MeterSpec(id="willpower", name="Willpower", min=0, max=10),
-        MeterSpec(id="rage", name="Rage", min=0, max=10),
-        MeterSpec(id="gnosis", name="Gnosis", min=0, max=10),
-    ],
+    meters=METERS,
     roll_kinds=[
         RollKind(
             id="simple",
@@ -272,4 +272,5 @@ SYSTEM = build_system(
         ),
     ],
     rulings=RULINGS,
+    sheet=SHEET_RULES,
 )
