@@ -101,12 +101,19 @@ def load_tables(system_id: str) -> dict[str, Table]:
 
 
 class MoveCues(BaseModel):
-    """fateweaver's own cue words (not source text) for proposing a move and stat offline."""
+    """fateweaver's own cue words (not source text) for proposing a move, a stat and a game
+    master's parameters offline."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    default: str = Field(description="the move proposed when no cue matches")
+    default: str | None = Field(None, description="the move proposed when no cue matches")
     moves: dict[str, list[str]] = Field(default_factory=dict)
     stats: dict[str, list[str]] = Field(default_factory=dict)
+    gm: dict[str, dict[str, list[str]]] = Field(
+        default_factory=dict, description="a game master's parameter -> value -> cue words"
+    )
+    proposal: dict[str, Any] = Field(
+        default_factory=dict, description="parameters every offline proposal starts from"
+    )
 
 
 @cache
