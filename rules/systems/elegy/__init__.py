@@ -10,7 +10,8 @@ Start at system.py. The modules, one per concept:
   params.py     the roll parameters as strict models (a bad input names its field)
   moves.py      the ``move`` kind: any move of the optional moves chapter
   tracks.py     roll-free kinds: progress, harm to foes, harm/stress/hunger, experience
-A sheet.py for the character sheet will join them.
+  options.py    the choose-one lists (benefits, costs, the moves' options) and their effects
+  sheet.py      the character sheet a session keeps (rules/sheets.py's SheetRules)
 
 This file imports none of them, so ``import rules.systems.elegy.<module>`` stays cheap and
 free of import cycles.

@@ -20,6 +20,7 @@ from rules.ironsworn import (
     outcome_band,
 )
 from rules.models import Citation, Die, StateChange
+from rules.registry import MeterSpec
 
 SOURCE = "elegy.md"
 
@@ -41,7 +42,27 @@ Meter = Literal["health", "spirit", "blood"]
 
 FOCUS_MIN = -6  # "Your focus value goes from -6 to +10"
 FOCUS_MAX = 10
+FOCUS_START = 2  # "The default reset is +2"
 METER_MAX = 5  # ruling meter_range
+STAT_MIN = 0  # the chassis' stat range (the text gives none): a stat's value is 0-5
+STAT_MAX = 5
+ADDS_MAX = 10  # every +x added to a roll (the action score is capped at 10 anyway)
+
+# The engine's own list of meters (GameSystem.meters); the character sheet takes its ranges
+# and starting values from here.
+METERS = [
+    MeterSpec(id="health", name="Health", min=0, max=METER_MAX, start=METER_MAX),
+    MeterSpec(id="spirit", name="Spirit", min=0, max=METER_MAX, start=METER_MAX),
+    MeterSpec(id="blood", name="Blood", min=0, max=METER_MAX, start=METER_MAX),
+    MeterSpec(
+        id="focus",
+        name="Focus",
+        min=FOCUS_MIN,
+        max=FOCUS_MAX,
+        start=FOCUS_START,
+        note="reset +2, +1 with one impact, 0 with more than one",
+    ),
+]
 
 # "Troublesome ... Progress marked: 3 boxes ... Epic ... Progress marked: 1 tick" (4 ticks a box)
 RANK_TICKS: dict[str, int] = {

@@ -13,6 +13,7 @@ from rules.dice import DiceSource
 from rules.errors import InvalidParameter, UnknownError
 from rules.models import Die, Resolution
 from rules.progress import MAX_TICKS, TICKS_PER_BOX
+from rules.systems.elegy import options as o
 from rules.systems.elegy.mechanics import (
     CHAINS,
     RANK_TICKS,
@@ -88,6 +89,10 @@ CHOICES: dict[tuple[str, str], list[str]] = {
     ("feed", "weak_hit"): ["+2 blood, the victim lives", "+4 blood, kill the victim, -3 spirit"],
 }
 ENDURE = {"endure_harm": "health", "endure_stress": "spirit", "endure_hunger": "blood"}
+# The meter params.meter_value holds for a move: the one it suffers, spends or may lose.
+METER_OF = {**ENDURE, "use_power": "blood", "perform_ritual": "blood", "heal": "blood"}
+METER_OF |= {"rest": "blood", "feed": "spirit"}
+BANDS = ("strong_hit", "weak_hit", "miss")
 BLOOD_MOVES = {"use_power", "perform_ritual", "heal"}
 
 
@@ -140,11 +145,59 @@ def _pay_the_price(
     source: DiceSource,
     dice: list[Die],
     details: dict[str, Any],
+    priced: bool = True,
 ) -> None:
-    prompted = bool(text) and "pay the price" in (text or "").lower()
+    prompted = priced and bool(text) and "pay the price" in (text or "").lower()
     details["pays_the_price"] = prompted
     if prompted and params.pay_the_price:
         details["pay_the_price"] = _roll_on("pay_the_price", source, dice)
+
+
+def chosen(params: MoveParams, band: str) -> str | None:
+    """The option params sets for this band (strong_hit_choice, weak_hit_choice, miss_choice)."""
+    value: str | None = getattr(params, f"{band}_choice")
+    return value
+
+
+def _check_choices(move: Move, params: MoveParams) -> None:
+    """A band's choice must be one of the options the move gives for that band."""
+    for band in BANDS:
+        value = chosen(params, band)
+        offered = [option.id for option in o.move_options(move.id, band)]
+        if value is not None and value not in offered:
+            names = ", ".join(offered) or "none"
+            raise InvalidParameter(
+                f"{move.name} offers no {band.replace('_', ' ')} option {value!r} (it offers: "
+                f"{names})",
+                f"params.{band}_choice",
+            )
+
+
+def _take(changes: Changes, move: Move, option: o.Option, params: MoveParams) -> None:
+    """Apply a move's option; a loss uses params.meter_value as the meter's current value."""
+    meter = METER_OF.get(move.id)
+    values: dict[str, int | None] = {meter: params.meter_value} if meter else {}
+    meters, impacts = o.current(changes, values, params.impacts)
+    o.apply_effects(
+        changes, option, meters=meters, impacts=impacts, note=f"{move.name}: {option.label}"
+    )
+
+
+def _choose(
+    changes: Changes, move: Move, band: str, params: MoveParams, details: dict[str, Any]
+) -> None:
+    option = o.find_option(o.move_options(move.id, band), chosen(params, band) or "")
+    if option is None:
+        return
+    details["chosen"] = option.label
+    meter = ENDURE.get(move.id)
+    if option.id == "shake_it_off" and meter is not None and params.meter_value is not None:
+        # "If your health is greater than 0": the meter after the harm suffered first.
+        after, _ = o.current(changes, {meter: params.meter_value}, params.impacts)
+        if not after[meter]:
+            details["chosen"] = f"{option.label} (not taken: your {meter} is 0)"
+            return
+    _take(changes, move, option, params)
 
 
 def _action_move(move: Move, params: MoveParams, source: DiceSource) -> Resolution:
@@ -208,6 +261,10 @@ def _action_move(move: Move, params: MoveParams, source: DiceSource) -> Resoluti
         details["choose"] = CHOICES[key]
     if move.id == "rest" and band == "miss" and outcome.match:
         details["choose"] = ["both: lose 1 blood and lose 1 focus"]
+        for option in o.move_options(move.id, band):  # "On a match, pick both"
+            _take(changes, move, option, params)
+    else:
+        _choose(changes, move, band, params, details)
     dice = list(outcome.roll.dice)
     if move.id == "perform_ritual" and band == "miss":
         details["ritual_miss"] = _roll_on("ritual_miss", source, dice)
@@ -220,7 +277,8 @@ def _action_move(move: Move, params: MoveParams, source: DiceSource) -> Resoluti
         else:
             rulings.append("endure_table_when_both_marked")
             details[move.id] = _roll_on(move.tables[0], source, dice)
-    _pay_the_price(text, params, source, dice, details)
+    priced = (move.id, band, chosen(params, band)) not in o.NO_PRICE
+    _pay_the_price(text, params, source, dice, details, priced)
     if changes.setback:
         rulings.append("face_a_setback")
         details["face_a_setback"] = changes.setback
@@ -274,6 +332,12 @@ def _conclusion_move(move: Move, params: MoveParams, source: DiceSource) -> Reso
             changes.add("progress", kept - params.ticks, f"recommit: clear {lower} boxes")
         if move.id in {"fulfill_your_elegy", "form_a_bond"} and params.rank != RANKS[-1]:
             changes.add("rank", 1, f"{params.rank} -> {rank_up(params.rank)}")
+    if move.id == "fulfill_your_elegy" and band == "weak_hit" and params.set_things_right:
+        # "You may Sing an Elegy to set things right. If you do, add +1." (to that roll)
+        changes.add("next_roll_adds", 1, "Sing an Elegy to set things right: add +1")
+    option = o.find_option(o.move_options(move.id, band), chosen(params, band) or "")
+    if option is not None:
+        details["chosen"] = option.label
     _pay_the_price(text, params, source, dice, details)
     return Resolution(
         outcome=band,
@@ -317,6 +381,7 @@ def _no_roll_move(move: Move, params: MoveParams, source: DiceSource) -> Resolut
 
 def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
     move = find_move(params.move)
+    _check_choices(move, params)
     if move.roll == "action":
         return _action_move(move, params, source)
     if move.roll == "conclusion":

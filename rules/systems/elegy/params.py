@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rules.progress import MAX_TICKS
 from rules.systems.elegy.mechanics import (
+    ADDS_MAX,
     FOCUS_MAX,
     FOCUS_MIN,
     METER_MAX,
+    STAT_MAX,
+    STAT_MIN,
     Impact,
     Meter,
     Rank,
     Stat,
     Weapon,
 )
+from rules.systems.elegy.options import Benefit, Cost, MoveChoice
 
 Odds = Literal["almost_certain", "likely", "50_50", "unlikely", "small_chance"]
 TrackKind = Literal["combat", "connection", "elegy"]
@@ -41,23 +45,38 @@ class _Impacts(_Strict):
         return value
 
 
+def _meter(name: str, why: str) -> Any:
+    return Field(None, ge=0, le=METER_MAX, description=f"current {name} ({why})")
+
+
 class _Action(_Impacts):
-    stat_value: int = Field(ge=0, le=5, description="the stat's value")
-    adds: int = Field(0, ge=0, le=10, description="every +x added to this roll")
+    stat_value: int = Field(ge=STAT_MIN, le=STAT_MAX, description="the stat's value")
+    adds: int = Field(0, ge=0, le=ADDS_MAX, description="every +x added to this roll")
     focus: int = Field(2, ge=FOCUS_MIN, le=FOCUS_MAX, description="current focus, -6..+10")
     burn_focus: bool = Field(
         False, description="burn focus if that improves the outcome (only ever improves it)"
     )
+    benefit: Benefit | None = Field(
+        None, description="on a hit: the benefit chosen (left out, none is applied)"
+    )
+    health: int | None = _meter("health", "a harm cost at 0 marks Wounded...")
+    spirit: int | None = _meter("spirit", "a stress cost at 0 marks Shaken...")
+    blood: int | None = _meter("blood", "spending at 0 marks Starving...")
+    rank: Rank | None = Field(None, description="the track the mark_progress benefit marks")
+    ticks: int = Field(0, ge=0, le=MAX_TICKS, description="ticks already on that track")
 
 
 class ActionParams(_Action):
     stat: Stat = Field(description="dexterity, heart, force, glamour or intellect")
+    cost: Cost | None = Field(
+        None,
+        description="on a weak hit or miss (a power: on a miss, its second cost): the cost "
+        "chosen (left out, none is applied)",
+    )
 
 
 class PowerParams(ActionParams):
-    blood: int | None = Field(
-        None, ge=0, le=METER_MAX, description="current blood (spending at 0 marks Starving...)"
-    )
+    """A power is an Action Roll; the blood it spends is the Action Roll's ``blood``."""
 
 
 class RitualParams(_Action):
@@ -65,7 +84,10 @@ class RitualParams(_Action):
         "blood", description="what the ritual consumes on a weak hit (or 81-00 on a miss)"
     )
     meter_value: int | None = Field(
-        None, ge=0, le=METER_MAX, description="current value of the consumed meter"
+        None,
+        ge=0,
+        le=METER_MAX,
+        description="current value of the consumed meter (left out: its own field, e.g. blood)",
     )
 
 
@@ -139,7 +161,8 @@ class MoveParams(_Impacts):
         le=METER_MAX,
         description=(
             "current value of the meter the move suffers or spends: health (Endure Harm), "
-            "spirit (Endure Stress), blood (Endure Hunger, Use Power, Perform Ritual, Heal)"
+            "spirit (Endure Stress; Feed, whose kill option loses spirit), blood (Endure "
+            "Hunger, Use Power, Perform Ritual, Heal, Rest)"
         ),
     )
     amount: int = Field(
@@ -147,4 +170,16 @@ class MoveParams(_Impacts):
     )
     pay_the_price: bool = Field(
         False, description="roll the Pay the Price table when the outcome says Pay the Price"
+    )
+    strong_hit_choice: MoveChoice | None = Field(
+        None, description="on a strong hit, the move's 'choose one' option (one it offers)"
+    )
+    weak_hit_choice: MoveChoice | None = Field(
+        None, description="on a weak hit, the move's 'choose one' option (one it offers)"
+    )
+    miss_choice: MoveChoice | None = Field(
+        None, description="on a miss, the move's 'choose one' option (one it offers)"
+    )
+    set_things_right: bool = Field(
+        False, description="Fulfill Your Elegy weak hit: you Sing an Elegy to set things right (+1)"
     )

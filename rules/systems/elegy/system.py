@@ -14,8 +14,9 @@ from rules.dice import DiceSource
 from rules.ironsworn import is_oracle_match
 from rules.models import Citation, Resolution, Ruling
 from rules.progress import TICKS_PER_BOX, ProgressTrack
-from rules.registry import MeterSpec, RollKind, build_system
+from rules.registry import RollKind, build_system
 from rules.systems.elegy import mechanics as m
+from rules.systems.elegy import options as o
 from rules.systems.elegy.moves import MOVE_DICE_ORDER, TABLES, resolve_move
 from rules.systems.elegy.params import (
     ActionParams,
@@ -31,6 +32,7 @@ from rules.systems.elegy.params import (
     RitualParams,
     StressParams,
 )
+from rules.systems.elegy.sheet import SHEET_RULES
 from rules.systems.elegy.tracks import (
     resolve_advance,
     resolve_foe_harm,
@@ -191,19 +193,7 @@ RULINGS = [
     ),
 ]
 
-METERS = [
-    MeterSpec(id="health", name="Health", min=0, max=m.METER_MAX, start=m.METER_MAX),
-    MeterSpec(id="spirit", name="Spirit", min=0, max=m.METER_MAX, start=m.METER_MAX),
-    MeterSpec(id="blood", name="Blood", min=0, max=m.METER_MAX, start=m.METER_MAX),
-    MeterSpec(
-        id="focus",
-        name="Focus",
-        min=m.FOCUS_MIN,
-        max=m.FOCUS_MAX,
-        start=2,
-        note="reset +2, +1 with one impact, 0 with more than one",
-    ),
-]
+METERS = m.METERS
 
 # --- resolvers ---------------------------------------------------------------------------------
 
@@ -224,7 +214,7 @@ def _action_resolution(
         changes.reset_focus(outcome.reset)
     if outcome.band != "miss":
         changes.change_focus(1, "Action Roll hit: +1 focus")
-    details = {
+    details: dict[str, Any] = {
         "stat": stat,
         "burned_focus": outcome.burned,
         "burn_would_improve": outcome.burn_would_improve,
@@ -235,6 +225,41 @@ def _action_resolution(
         "cost_options": m.COSTS,
     }
     return outcome, changes, details
+
+
+def _meters(params: ActionParams | RitualParams) -> dict[str, int | None]:
+    return {"health": params.health, "spirit": params.spirit, "blood": params.blood}
+
+
+def _benefit(
+    changes: m.Changes, params: ActionParams | RitualParams, band: str, details: dict[str, Any]
+) -> None:
+    """On a hit, the benefit chosen in params.benefit ("choose a fitting benefit"), applied after
+    the roll's own effects (a power's blood, a ritual's consumption)."""
+    if params.benefit is None or band == "miss":
+        return
+    option = o.BENEFIT_BY_ID[params.benefit]
+    note = f"benefit: {option.label}"
+    details["benefit"] = option.label
+    if option.id == "mark_progress":
+        o.mark_progress(changes, params.rank, params.ticks, details, note)
+    else:
+        meters, impacts = o.current(changes, _meters(params), params.impacts)
+        o.apply_effects(changes, option, meters=meters, impacts=impacts, note=note)
+
+
+def _cost(changes: m.Changes, params: ActionParams, details: dict[str, Any]) -> None:
+    """The cost chosen in params.cost ("select one fitting cost"), down its meter's chain."""
+    if params.cost is None:
+        return
+    option = o.COST_BY_ID[params.cost]
+    details["cost"] = option.label
+    meters, impacts = o.current(changes, _meters(params), params.impacts)
+    step = o.apply_effects(
+        changes, option, meters=meters, impacts=impacts, note=f"cost: {option.label}"
+    )
+    if step is not None:
+        details["cost_impact"] = step
 
 
 def _resolution(
@@ -264,6 +289,9 @@ def _resolution(
 
 def resolve_action(params: ActionParams, source: DiceSource) -> Resolution:
     outcome, changes, details = _action_resolution(params, source, params.stat)
+    _benefit(changes, params, outcome.band, details)
+    if outcome.band != "strong_hit":
+        _cost(changes, params, details)
     return _resolution(params.focus, outcome, changes, details, m.ACTION_ROLL, [])
 
 
@@ -272,8 +300,11 @@ def resolve_power(params: PowerParams, source: DiceSource) -> Resolution:
     if outcome.band != "strong_hit":
         step = m.lose(changes, "blood", 1, params.blood, params.impacts, "power: spend 1 blood")
         details["impact"] = step
+    _benefit(changes, params, outcome.band, details)
     details["costs"] = 0 if outcome.band == "strong_hit" else 1 if outcome.band == "weak_hit" else 2
     details["second_cost"] = outcome.band == "miss"
+    if outcome.band == "miss":
+        _cost(changes, params, details)
     return _resolution(
         params.focus,
         outcome,
@@ -293,16 +324,21 @@ def resolve_ritual(params: RitualParams, source: DiceSource) -> Resolution:
         dice.extend(result.dice)
         details["ritual_miss"] = result.texts()
         lost = 2 if result.row.low == 81 else 0
+    details["consumes"] = lost
     if lost:
+        meters = _meters(params)
+        if params.meter_value is not None:
+            meters[params.consume] = params.meter_value
         step = m.lose(
             changes,
             params.consume,
             lost,
-            params.meter_value,
+            meters[params.consume],
             params.impacts,
             "the ritual consumes you",
         )
         details["impact"] = step
+    _benefit(changes, params, outcome.band, details)
     resolution = _resolution(
         params.focus,
         outcome,
@@ -512,4 +548,5 @@ SYSTEM = build_system(
         ),
     ],
     rulings=RULINGS,
+    sheet=SHEET_RULES,
 )
