@@ -13,7 +13,7 @@ Start at system.py. The modules, one per concept:
   recover.py  recover moves: Heal, Hearten, Resupply, Repair, Sojourn
   legacy.py   legacy tracks, experience, Advance, recommitting to a challenge
   tracks.py   marking progress by rank, filling clocks (no dice)
-A sheet.py for the character sheet will join them.
+  sheet.py    the character sheet a session keeps: roll parameters, applying changes, choices
 
 This file imports none of them, so ``import rules.systems.sundered_isles.<module>`` stays cheap and
 free of import cycles.

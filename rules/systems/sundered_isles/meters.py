@@ -328,14 +328,23 @@ class EndureStressParams(_SufferBase):
     at_zero: Literal["mark_shaken", "mark_traumatized", "roll_table"] | None = None
 
 
+AssetField = Field(
+    None,
+    max_length=80,
+    description="the asset on the character sheet (a session fills it); the engine only records it",
+)
+
+
 class CompanionHitParams(_SufferBase):
     companion_health: int = MeterField
+    asset: str | None = AssetField
 
 
 class WithstandDamageParams(_SufferBase):
     integrity: int = MeterField
     battered: bool = False
     vehicle: Literal["command", "support", "incidental"] = "command"
+    asset: str | None = AssetField
     strong_hit_choice: Literal["damage_control", "hold_fast"] | None = None
     at_zero: (
         Literal["mark_battered", "mark_cursed", "break_module", "destroy_module", "roll_table"]

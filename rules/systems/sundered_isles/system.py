@@ -4,8 +4,8 @@ Source: sundered_isles.md (Sundered Isles moves reference, Shawn Tomkin, CC BY 4
 where the text defers to the Starforged rulebook by the published Starforged core rules.
 
 The mechanics live in the package's modules, one per concept (mapped in ``__init__.py``): core,
-moves, meters, recover, legacy, tracks. This module assembles the system from their roll kinds
-and their rulings.
+moves, meters, recover, legacy, tracks, sheet. This module assembles the system from their roll
+kinds, their rulings and the character sheet.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from rules.systems.sundered_isles.legacy import LEGACY_KINDS, LEGACY_RULINGS
 from rules.systems.sundered_isles.meters import METER_KINDS, METER_RULINGS
 from rules.systems.sundered_isles.moves import MOVE_RULINGS, MoveParams, resolve_move
 from rules.systems.sundered_isles.recover import RECOVER_KINDS, RECOVER_RULINGS
+from rules.systems.sundered_isles.sheet import RULES as SHEET_RULES
+from rules.systems.sundered_isles.sheet import SHEET_RULINGS
 from rules.systems.sundered_isles.tracks import TRACK_KINDS
 
 STATS = ["edge", "heart", "iron", "shadow", "wits"]
@@ -50,6 +52,7 @@ RULINGS: list[Ruling] = [
     *METER_RULINGS,
     *RECOVER_RULINGS,
     *LEGACY_RULINGS,
+    *SHEET_RULINGS,
 ]
 __all__ = ["QUICK_REFERENCE", "RULINGS", "SYSTEM"]
 
@@ -133,4 +136,5 @@ SYSTEM = build_system(
         *TRACK_KINDS,
     ],
     rulings=RULINGS,
+    sheet=SHEET_RULES,
 )
