@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter
 from rules.models import Die, Resolution, StateChange
+from rules.registry import MeterSpec
 from rules.systems.roll_under.saves import (
     DEED,
     NAME_PATTERN,
@@ -26,6 +27,7 @@ from rules.systems.roll_under.saves import (
 )
 
 ATTACKS = cite("Combat > Attacks")
+SHIELDS = cite("Combat > Sundered Shields")
 ARMOUR = cite("Combat > Armour")
 BLAST = cite("Combat > Blast")
 DAMAGE = cite("Damage, Death, and Debilities")
@@ -34,11 +36,26 @@ WEAPON_DICE = (4, 6, 8, 10, 12)
 ENHANCED_DIE = 12
 IMPAIRED_DIE = 4
 HP_MAX = 100
+ARMOR_MAX = 20
+FATIGUE_MAX = 20
 ZERO_EFFECTS = {
     "brawn": "dead",
     "finesse": "can no longer use limbs",
     "intellect": "stricken with madness",
 }
+UNCONSCIOUS = "unconscious and out of the fight until revived"
+
+METERS = [
+    MeterSpec(id="hp", name="HP", min=0, max=HP_MAX, note="damage reduces HP first"),
+    MeterSpec(
+        id="fatigue",
+        name="Fatigue",
+        min=0,
+        max=FATIGUE_MAX,
+        start=0,
+        note="one inventory slot each",
+    ),
+]
 
 # --- parameters --------------------------------------------------------------------------------
 
@@ -48,18 +65,23 @@ class Weapon(BaseModel):
     die: Literal[4, 6, 8, 10, 12] = Field(description="the weapon's damage die: 4, 6, 8, 10 or 12")
     enhanced: bool = Field(False, description="roll an extra d12, take the highest")
     impaired: bool = Field(False, description="roll an extra d4, take the lowest")
-    piercing: int = Field(0, ge=0, le=20, description="armour points this attack ignores")
+    piercing: int = Field(0, ge=0, le=ARMOR_MAX, description="armour points this attack ignores")
     ignores_armor: bool = Field(False, description="e.g. falling or burning")
 
 
 class Target(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field("target", min_length=1, max_length=40, pattern=NAME_PATTERN)
-    armor: int = Field(0, ge=0, le=20)
+    armor: int = Field(0, ge=0, le=ARMOR_MAX)
     hp: int | None = Field(None, ge=0, le=HP_MAX, description="current HP, to apply the damage")
     brawn: int | None = Field(None, ge=1, le=SCORE_MAX, description="current Brawn (with hp)")
     warband: bool = Field(False, description="a warband: a group treated as one unit")
     sunder_shield: bool = Field(False, description="sunder an equipped shield to ignore the damage")
+    shield: bool = Field(
+        False,
+        description="has a shield equipped and decides after the damage roll whether to sunder "
+        "it (params.sunder); one target at most",
+    )
 
 
 class AttackParams(BaseModel):
@@ -76,6 +98,14 @@ class AttackParams(BaseModel):
     )
     blast: bool = Field(False, description="affects all targets in a zone")
     attacker_warband: bool = Field(False, description="the attacker is a warband")
+    enhanced: bool = Field(False, description="the GM rules every weapon's damage enhanced")
+    impaired: bool = Field(False, description="the GM rules every weapon's damage impaired")
+    sunder: bool | None = Field(
+        None,
+        description="the decision of the target with shield=true, after the damage roll: true "
+        "sunders the shield (no damage, the shield is destroyed), false takes the damage; unset, "
+        "that target's damage waits for the decision",
+    )
 
 
 class HarmParams(BaseModel):
@@ -96,7 +126,9 @@ class AbilityDamageParams(BaseModel):
 
 class DeedParams(SaveParams):
     weapon: Weapon | None = Field(None, description="the weapon whose damage a natural 1 adds")
-    target_armor: int = Field(0, ge=0, le=20)
+    target_armor: int = Field(0, ge=0, le=ARMOR_MAX)
+    enhanced: bool = Field(False, description="the GM rules that damage enhanced")
+    impaired: bool = Field(False, description="the GM rules that damage impaired")
 
 
 # --- damage dice -------------------------------------------------------------------------------
@@ -193,9 +225,7 @@ def _zero_or_save(
         harm.changes.append(StateChange(target=f"{prefix}status", note="routed"))
         return
     harm.changes.append(StateChange(target=f"{prefix}fatigue", delta=1, note="critical injury"))
-    harm.changes.append(
-        StateChange(target=f"{prefix}status", note="unconscious and out of the fight until revived")
-    )
+    harm.changes.append(StateChange(target=f"{prefix}status", note=UNCONSCIOUS))
 
 
 def take_damage(
@@ -223,44 +253,55 @@ def take_damage(
 # --- resolvers ---------------------------------------------------------------------------------
 
 
-def _attack_one(
-    source: DiceSource,
-    params: AttackParams,
-    target: Target,
-    *,
-    blast: bool,
-    prefix: str,
-) -> tuple[list[DamageRoll], Harm | None, dict[str, Any]]:
+def _roll_target(
+    source: DiceSource, params: AttackParams, target: Target, *, blast: bool, prefix: str
+) -> tuple[list[DamageRoll], dict[str, Any]]:
+    """Every weapon's damage against one target; the single highest is the one dealt."""
     against_warband = target.warband and not params.attacker_warband
     by_warband = params.attacker_warband and not target.warband
-    impaired = against_warband and not blast
+    impaired = (against_warband and not blast) or params.impaired
     rolls = [
-        roll_damage(source, w, target.armor, enhanced=by_warband, impaired=impaired, prefix=prefix)
+        roll_damage(
+            source,
+            w,
+            target.armor,
+            enhanced=by_warband or params.enhanced,
+            impaired=impaired,
+            prefix=prefix,
+        )
         for w in params.weapons
     ]
     best = max(range(len(rolls)), key=lambda i: rolls[i].dealt)  # ties: the first listed
-    dealt = 0 if target.sunder_shield else rolls[best].dealt
     info: dict[str, Any] = {
         "name": target.name,
         "rolled": [r.rolled for r in rolls],
         "armor": [r.armor for r in rolls],
         "modes": [r.mode for r in rolls],
-        "dealt": dealt,
+        "dealt": rolls[best].dealt,
         "dealt_by": best,
     }
+    return rolls, info
+
+
+def _harm_target(
+    source: DiceSource, target: Target, info: dict[str, Any], *, sundered: bool, prefix: str
+) -> Harm | None:
+    """The damage dealt to one target: HP, Brawn and its save (with hp and brawn given)."""
+    if sundered:
+        info["dealt"] = 0
     harm: Harm | None = None
     if target.hp is not None and target.brawn is not None:
         harm = take_damage(
-            source, dealt, target.hp, target.brawn, warband=target.warband, prefix=prefix
+            source, info["dealt"], target.hp, target.brawn, warband=target.warband, prefix=prefix
         )
         info.update(harm.scores)
         info.update(harm.flags)
-    if target.sunder_shield:
+    if sundered:
         shield = StateChange(target=f"{prefix}shield", note="sundered: destroyed, damage ignored")
         harm = harm or Harm()
         harm.changes.insert(0, shield)
         harm.rulings.add("sundered_shield_after_roll")
-    return rolls, harm, info
+    return harm
 
 
 def _targets(
@@ -291,28 +332,69 @@ def _targets(
     return [Target(name=f"target_{i + 1}") for i in range(count.value)], count
 
 
+def _open_shield(params: AttackParams, targets: list[Target]) -> int | None:
+    """The target whose shield decision is left open (shield=true), if any."""
+    shielded = [i for i, t in enumerate(targets) if t.shield]
+    if len(shielded) > 1:
+        where = f"params.targets.{shielded[1]}.shield"
+        raise InvalidParameter(f"{where}: one target at most decides after the roll", where)
+    if shielded and targets[shielded[0]].sunder_shield:
+        where = f"params.targets.{shielded[0]}.shield"
+        raise InvalidParameter(
+            f"{where}: the shield is already sundered (sunder_shield): give one of the two", where
+        )
+    if params.sunder is not None and not shielded:
+        raise InvalidParameter(
+            "params.sunder: no target has its shield decision open (targets.N.shield)",
+            "params.sunder",
+        )
+    return shielded[0] if shielded else None
+
+
 def resolve_attack(params: AttackParams, source: DiceSource) -> Resolution:
     blast = params.blast or params.attacker_warband
     targets, count_die = _targets(params, blast, source)
     several = len(targets) > 1 or count_die is not None
+    shield_at = _open_shield(params, targets)
     dice: list[Die] = [count_die] if count_die else []
     changes: list[StateChange] = []
     rulings: set[str] = {"weapon_dice", "armour_after_roll"}
     per_target: list[dict[str, Any]] = []
-    single_harm: Harm | None = None
-    for target in targets:
+    harms: dict[int, Harm] = {}
+    deferred: int | None = None
+    details: dict[str, Any] = {"blast": blast, "targets": per_target}
+
+    def harm(i: int, sundered: bool) -> None:
+        prefix = f"{targets[i].name}." if several else ""
+        done = _harm_target(source, targets[i], per_target[i], sundered=sundered, prefix=prefix)
+        if done:
+            harms[i] = done
+            dice.extend(done.dice)
+            changes.extend(done.changes)
+            rulings.update(done.rulings)
+
+    for i, target in enumerate(targets):
         prefix = f"{target.name}." if several else ""
-        rolls, harm, info = _attack_one(source, params, target, blast=blast, prefix=prefix)
+        rolls, info = _roll_target(source, params, target, blast=blast, prefix=prefix)
+        per_target.append(info)
         for r in rolls:
             dice.extend(r.dice)
             if r.mode == "cancelled":
                 rulings.add("enhanced_impaired_cancel")
-        single_harm = harm
-        if harm:
-            dice.extend(harm.dice)
-            changes.extend(harm.changes)
-            rulings |= harm.rulings
-        per_target.append(info)
+        if i != shield_at:
+            harm(i, target.sunder_shield)
+        elif params.sunder is None and info["dealt"] > 0:
+            # The decision comes after the damage roll: nothing is dealt until it is made.
+            info["shield_pending"] = True
+            details["shield_pending"] = target.name
+            rulings.add("sundered_shield_after_roll")
+        elif params.sunder is False:
+            deferred = i  # its Brawn save, if any, comes after every other die
+        else:
+            harm(i, bool(params.sunder))
+    if deferred is not None:
+        rulings.add("sundered_shield_after_roll")
+        harm(deferred, False)
     if len(params.weapons) > 1:
         rulings.add("highest_after_armour")
     if count_die:
@@ -324,8 +406,10 @@ def resolve_attack(params: AttackParams, source: DiceSource) -> Resolution:
     else:
         scores = {"damage": per_target[0]["dealt"]}
     outcome = "damage" if any(t["dealt"] for t in per_target) else "no_damage"
-    if not several and single_harm is not None and targets[0].hp is not None:
-        outcome = _harm_outcome(single_harm, targets[0].warband)
+    if not several and "shield_pending" in details:
+        outcome = "shield_choice"
+    elif not several and 0 in harms and targets[0].hp is not None:
+        outcome = _harm_outcome(harms[0], targets[0].warband)
     return Resolution(
         outcome=outcome,
         scores=scores,
@@ -333,7 +417,7 @@ def resolve_attack(params: AttackParams, source: DiceSource) -> Resolution:
         changes=changes,
         citation=BLAST if blast else ATTACKS,
         rulings=sorted(rulings),
-        details={"blast": blast, "targets": per_target},
+        details=details,
     )
 
 
@@ -396,10 +480,18 @@ def resolve_deed(params: DeedParams, source: DiceSource) -> Resolution:
         outcome = "spectacular_success"
         details["text"] = "succeeds spectacularly; the opponent has no chance to avoid it"
         if params.weapon is not None:
-            damage = roll_damage(source, params.weapon, params.target_armor)
+            damage = roll_damage(
+                source,
+                params.weapon,
+                params.target_armor,
+                enhanced=params.enhanced,
+                impaired=params.impaired,
+            )
             dice.extend(damage.dice)
             scores["damage"] = damage.dealt
             rulings.add("armour_after_roll")
+            if damage.mode == "cancelled":
+                rulings.add("enhanced_impaired_cancel")
     elif save.roll == 20:
         outcome = "miserable_failure"
         details["text"] = "fails miserably: the intended result happens to the character instead"

@@ -5,15 +5,17 @@ table lives in another file (4a-Scars.md) that is not part of the source, so thi
 random tables; a scar is flagged as a state change for the caller to roll elsewhere.
 
 Mechanics: ``saves.py`` (saves, opposed, aid, interfere, initiative) and ``damage.py``
-(attacks, armour, harm, ability loss, deeds); this module holds the rulings and SYSTEM.
+(attacks, armour, harm, ability loss, deeds); the character sheet is ``sheet.py``; this module
+holds the rulings and SYSTEM.
 """
 
 from __future__ import annotations
 
 from rules.models import Ruling
-from rules.registry import MeterSpec, RollKind, build_system
+from rules.registry import RollKind, build_system
 from rules.systems.roll_under import damage as dmg
 from rules.systems.roll_under import saves as sv
+from rules.systems.roll_under.sheet import SHEET_RULES
 
 SOURCE = sv.SOURCE
 cite = sv.cite
@@ -182,7 +184,10 @@ RULINGS = [
         id="sundered_shield_after_roll",
         text=(
             "The damage is rolled first; a target choosing to sunder its shield takes none of it "
-            "and the shield is destroyed."
+            "and the shield is destroyed. A target whose choice is left open (shield) has its "
+            "damage rolled and reported but not dealt until it decides (sunder); keeping the "
+            "shield deals the damage, and the Brawn Save that may follow is rolled after every "
+            "other die of the attack."
         ),
         quote="you could choose to ignore all damage in an attack by sundering their shield.",
         citation=cite("Combat > Sundered Shields"),
@@ -202,10 +207,7 @@ RULINGS = [
 
 # --- the system --------------------------------------------------------------------------------
 
-METERS = [
-    MeterSpec(id="hp", name="HP", min=0, max=dmg.HP_MAX, note="damage reduces HP first"),
-    MeterSpec(id="fatigue", name="Fatigue", min=0, max=20, start=0, note="one inventory slot each"),
-]
+METERS = dmg.METERS
 
 SAVE_DICE = "one d20 (save); with advantage xor disadvantage, a second d20"
 
@@ -305,8 +307,9 @@ SYSTEM = build_system(
                 "for a blast with no targets listed, first the first weapon's die for the number "
                 "of targets; then for each target in order: each weapon in order (its damage die, "
                 "then a d12 if enhanced or a d4 if impaired), then, if that target's Brawn was "
-                "damaged and is above 0, its Brawn save d20. With several targets, state changes "
-                "are named '<target name>.hp' etc."
+                "damaged and is above 0, its Brawn save d20, except for the target with shield "
+                "and sunder=false, whose Brawn save d20 comes last. With several targets, state "
+                "changes are named '<target name>.hp' etc."
             ),
             examples=[
                 {
@@ -334,4 +337,5 @@ SYSTEM = build_system(
         ),
     ],
     rulings=RULINGS,
+    sheet=SHEET_RULES,
 )
