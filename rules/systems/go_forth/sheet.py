@@ -46,7 +46,7 @@ with the track's progress as the Effort already on the Heart. The effort resolut
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -141,7 +141,14 @@ class Sheet(Frozen):
     conditions: list[Condition] = Field(default_factory=list, max_length=len(OPPOSITE) // 2)
     dying: bool = Field(False, description="a Death severity: 'Death (at end of encounter)'")
 
-    @field_validator("attributes", mode="before")
+    # The JSON schema says what is accepted: a score alone, or the whole split.
+    @field_validator(
+        "attributes",
+        mode="before",
+        json_schema_input_type=dict[
+            Attribute, Annotated[int, Field(ge=-3, le=10)] | AttributeScore
+        ],
+    )
     @classmethod
     def _scores_and_defaults(cls, value: Any) -> Any:
         if not isinstance(value, dict):
