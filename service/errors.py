@@ -1,20 +1,62 @@
-"""Map engine errors and request-validation errors to JSON: a message and the offending field."""
+"""Map engine errors and request-validation errors to JSON: a message and the offending field.
+
+    400  a request body that cannot be read at all (not UTF-8)               HTTPException
+    404  an unknown id in the URL (its path, or its query: ``?system=``)       UnknownInUrl
+    405  a method the path does not have, with ``Allow`` listing the ones it has
+    422  any other bad input: request validation, or a rule of the engine     RulesError
+    503  (and other HTTPExceptions) as raised, e.g. rules search unavailable
+
+Every one of them answers ``{"error": {"message": ..., "field": ...}}`` (``ErrorResponse``);
+``error_responses`` documents them on a route.
+"""
 
 from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from rules.errors import RulesError, UnknownError
+from service.schemas import ErrorResponse
+
+ERROR_DESCRIPTIONS = {
+    400: "Unreadable body (e.g. not UTF-8); a body that is not JSON, or not the schema's, is a 422",
+    404: "Not found: an unknown id in the URL; the message lists the known ones",
+    422: "Invalid input: the message says what is wrong, `field` names the field",
+    503: "Unavailable: the message says why (e.g. rules search could not open its index)",
+}
 
 
-def _body(message: str, field: str | None, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"message": message, "field": field}}, status_code=status)
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route that can answer these error statuses (as ErrorResponse)."""
+    return {
+        s: {"model": ErrorResponse, "description": ERROR_DESCRIPTIONS.get(s, HTTPStatus(s).phrase)}
+        for s in statuses
+    }
 
 
-def _loc(loc: tuple | list) -> str:
+class UnknownInUrl(UnknownError):
+    """An id in the URL (its path or its query) that does not exist: answered 404."""
+
+    @classmethod
+    def of(cls, exc: UnknownError, field: str) -> UnknownInUrl:
+        return cls(exc.what, exc.value, exc.known, field=field)
+
+
+def _body(
+    message: str, field: str | None, status: int, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"message": message, "field": field}}, status_code=status, headers=headers
+    )
+
+
+def _loc(loc: tuple[Any, ...] | list[Any]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "path")]
     out = ""
     for part in parts:
@@ -25,8 +67,10 @@ def _loc(loc: tuple | list) -> str:
 async def _rules_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RulesError)
     # An unknown id in the URL is "not found"; an unknown id in a request body is invalid input.
-    in_path = isinstance(exc, UnknownError) and (exc.field or "").startswith("path.")
-    return _body(exc.message, exc.field, 404 if in_path else 422)
+    in_url = isinstance(exc, UnknownInUrl) or (
+        isinstance(exc, UnknownError) and (exc.field or "").startswith("path.")
+    )
+    return _body(exc.message, exc.field, 404 if in_url else 422)
 
 
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
@@ -37,9 +81,29 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     return _body(message, first or None, 422)
 
 
-async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
+
+
+def _allowed(request: Request) -> str:
+    """Every method some route answers at this path. The router's own `Allow` lists only the
+    route it tried, and a path can have several (``GET`` and ``POST /v1/sessions``)."""
+    routes = request.app.router.routes
+    allowed = [
+        method
+        for method in _METHODS
+        if any(r.matches({**request.scope, "method": method})[0] is Match.FULL for r in routes)
+    ]
+    return ", ".join(allowed)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    return _body(str(exc.detail), None, exc.status_code)
+    # Keep the exception's headers (a 401's `WWW-Authenticate`...); a 405 lists in `Allow` the
+    # methods the path has (RFC 9110).
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = _allowed(request) or headers.get("Allow", "")
+    return _body(str(exc.detail), None, exc.status_code, headers or None)
 
 
 def install_error_handlers(app: FastAPI) -> None:

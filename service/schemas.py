@@ -4,26 +4,80 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.catalog import Move
 from rules.models import Ruling
-from rules.registry import GameSystem, MeterSpec, RollKind
+from rules.registry import MAX_SEED, GameSystem, MeterSpec, RollKind
 from rules.tables import Table
 
+MAX_DICE = 200
 
-class RollRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+
+def whole_numbers(value: Any) -> Any:
+    """JSON numbers without a fractional part (``2.0``, ``1e2``) as ``int``, everywhere in a value.
+
+    JSON Schema counts them as integers; strict validation (which refuses ``"2"`` and ``true``
+    where the schema says integer) would refuse them too without this."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    return value
+
+
+class StrictRequest(BaseModel):
+    """A request body that takes what its JSON schema says, and nothing coerced into it.
+
+    No ``"2"`` for 2, no ``true`` for 1, no unknown field; a whole number written ``2.0`` is
+    an integer, as in JSON Schema. (Lax validation would accept what the document refuses.)
+    FastAPI validates the parsed body in Python mode: declare arrays as ``list``, since a strict
+    ``tuple`` refuses a list."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        return whole_numbers(data)
+
+
+class RollRequest(StrictRequest):
+    """One roll. Its OpenAPI schema is one request schema per (system, roll kind), see
+    ``service.openapi``; the engine checks ``system``, ``kind`` and ``params`` and names the
+    field that is wrong (``routers.rolls.check_params`` holds ``params`` to strict types too)."""
 
     system: str = Field(description="system id", examples=["sundered_isles"])
     kind: str = Field(description="roll kind id of that system", examples=["action"])
     params: dict[str, Any] = Field(default_factory=dict, description="the roll kind's parameters")
     dice: list[int] | None = Field(
         None,
-        max_length=200,
-        description="dice rolled by hand, consumed in the roll kind's documented order",
+        max_length=MAX_DICE,
+        description="dice rolled by hand, consumed in the roll kind's documented order "
+        "(not with `seed`)",
     )
-    seed: int | None = Field(None, description="seed for the engine's RNG (reported when omitted)")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="seed for the engine's RNG (not with `dice`; one is drawn and reported when "
+        "both are omitted)",
+    )
+
+
+class ErrorDetail(BaseModel):
+    message: str = Field(description="what is wrong, and how to fix it")
+    field: str | None = Field(
+        description="the offending field, e.g. `params.stat`, `dice[2]`, `q`, `path.system_id`"
+    )
+
+
+class ErrorResponse(BaseModel):
+    """Every error answer: 404 (an unknown id in the URL), 422 (bad input), 503 (unavailable)."""
+
+    error: ErrorDetail
 
 
 class RollKindInfo(BaseModel):
@@ -92,4 +146,15 @@ class TableSummary(BaseModel):
         )
 
 
-__all__ = ["Move", "RollKindInfo", "RollRequest", "SystemInfo", "Table", "TableSummary"]
+__all__ = [
+    "ErrorDetail",
+    "ErrorResponse",
+    "Move",
+    "RollKindInfo",
+    "RollRequest",
+    "StrictRequest",
+    "SystemInfo",
+    "Table",
+    "TableSummary",
+    "whole_numbers",
+]

@@ -177,6 +177,12 @@ def test_unknown_system_path_is_404(client: TestClient) -> None:
     assert response.json()["error"]["field"] == "path.system_id"
 
 
+def test_unknown_table_path_is_404(client: TestClient) -> None:
+    response = client.get("/v1/systems/elegy/tables/nope")
+    assert response.status_code == 404
+    assert response.json()["error"]["field"] == "path.table_id"
+
+
 def test_openapi_documents_roll_examples(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     body = spec["paths"]["/v1/rolls"]["post"]["requestBody"]["content"]["application/json"]
@@ -193,11 +199,17 @@ def test_health(client: TestClient) -> None:
 def test_openapi_documents_every_roll_kind_params(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     schemas = spec["components"]["schemas"]
-    params = schemas["RollRequest"]["properties"]["params"]["anyOf"]
-    documented = {ref["$ref"].rsplit("/", 1)[1] for ref in params}
+    # One request schema per (system, kind): system and kind constants, params that kind's.
+    requests = [schemas[r["$ref"].rsplit("/", 1)[1]] for r in schemas["RollRequest"]["oneOf"]]
+    documented = {
+        (r["properties"]["system"]["const"], r["properties"]["kind"]["const"]): r["properties"][
+            "params"
+        ]["$ref"].rsplit("/", 1)[1]
+        for r in requests
+    }
     from rules.registry import all_systems
 
-    expected = {f"{s.id}.{k}" for s in all_systems() for k in s.roll_kinds}
+    expected = {(s.id, k): f"{s.id}.{k}" for s in all_systems() for k in s.roll_kinds}
     assert documented == expected
     action = schemas["sundered_isles.action"]
     assert "stat_value" in action["properties"] and "Dice order" in action["description"]

