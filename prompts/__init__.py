@@ -10,6 +10,7 @@ Prompts hold words only: no model names, temperatures or other provider settings
     narration       narrate a resolved move or roll for a described action
     rules_answer    answer a rules question from retrieved passages, quoting them
     roll_proposal   propose the engine roll a rules question describes, as JSON
+    move_proposal   propose the move (and a game master's parameters) a player's words describe
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-PromptName = Literal["oracle", "table", "narration", "rules_answer", "roll_proposal"]
+PromptName = Literal[
+    "oracle", "table", "narration", "rules_answer", "roll_proposal", "move_proposal"
+]
 PROMPT_NAMES: tuple[PromptName, ...] = (
     "oracle",
     "table",
     "narration",
     "rules_answer",
     "roll_proposal",
+    "move_proposal",
 )
 
 

@@ -11,7 +11,7 @@ from prompts import PROMPT_NAMES, PromptError, all_prompts, get_prompt, load_pro
 
 def test_one_file_per_narrator_task() -> None:
     assert {p.name for p in all_prompts()} == set(PROMPT_NAMES) == {
-        "oracle", "table", "narration", "rules_answer", "roll_proposal",
+        "oracle", "table", "narration", "rules_answer", "roll_proposal", "move_proposal",
     }  # fmt: skip
 
 
@@ -43,9 +43,7 @@ def test_provider_settings_are_not_prompt_data() -> None:
 
 def test_rendering_reports_every_missing_variable_at_once() -> None:
     with pytest.raises(PromptError, match="missing action, character, context"):
-        get_prompt("narration").render(
-            system_name="x", outcome="o", passages="p", correction=""
-        )
+        get_prompt("narration").render(system_name="x", outcome="o", passages="p", correction="")
 
 
 def test_a_render_puts_player_words_inside_their_tags() -> None:

@@ -1,0 +1,1294 @@
+"""The narration guard: a cheap, deterministic check of a narration against the engine's record.
+
+A narrator (a language model) is told the outcome; this module checks that what it wrote does not
+contradict it. Pure: no I/O, no model, no HTTP; precompiled regular expressions, well under a
+millisecond for a paragraph. Four checks, each reporting the words that failed it:
+
+- ``outcome``: the band told the wrong way round. Rulings, from the source texts' own outcome
+  sentences ("On a strong hit, you are successful." / "On a weak hit, you succeed, but not
+  without a cost." / "On a miss, you fail, or a momentary success is undermined by a dire turn
+  of events."):
+
+  * success (strong hit, success, hit, win, ...): flagged for failure language about the player's
+    character ("you fail", "you can't find a hold", "your ritual fails", "she beats you"), a
+    setback told as the result ("you lose your footing", "too late"), or a weak hit's cost
+    ("but not without a cost", "Pay the Price"): a strong hit is success without the cost.
+  * mixed (weak hit: "you succeed, but with a cost or lesser effect"): success language is
+    fine and so is a cost, a complication or a partial failure ("you fail to notice the second
+    guard"); flagged are a *plain* failure ("you have failed", "the ritual fails", "you are
+    defeated") and an *explicitly* cost-free triumph ("flawlessly", "without a hitch", "no one
+    will ever know"). A weak hit that simply has not reached its cost yet is not flagged: the
+    guard runs on prefixes while streaming and never flags what is missing.
+  * failure (miss, failure, botch, graze, loss, ...): flagged for success language about the
+    player's character ("you succeed", "you manage to", "victory is yours", "the ship is
+    yours", "exactly as you planned", "cleanly"). Someone else's success is not the player's
+    ("the cutter succeeds in running you down"), and a momentary success is allowed when the
+    sentence qualifies it ("for a moment", "it seems", "almost") or a contrast undoes it
+    ("..., but", "..., until", or a next sentence opening "But"/"Then").
+  * a tie or stalemate ("neither side wins ... the situation stays as it was"): flagged for a
+    decisive win or loss.
+  * Ironsworn-family band names are checked too ("you score a strong hit" on a miss).
+
+  Elegy's Use Power miss is "mixed", not "failure": "On a miss, you get hungrier and the power is
+  activated, but not without consequences." Go Forth's graze is "failure": "If you miss: You
+  Graze, dealing your Effort modifier in damage" (the d20 missed; the graze's damage is allowed,
+  a clean hit is not).
+
+- ``answer``: an oracle yes told as no, or a no told as yes. The answer words are read as the
+  oracle's answer: a sentence opening "Yes"/"No" followed by punctuation ("No one came" is not
+  an answer), and explicit forms ("the answer is no", "the oracle says yes", "in the
+  negative"). Ruling on the ambiguity: a "Yes" that affirms a negative fact in the same
+  sentence ("Yes, it's empty" for a no to "Is anyone there?") is consistent with a no; a "No"
+  is always a no ("No, there's no sail out there" for a yes contradicts), since a denial of a
+  negative fact is the ordinary way of saying no. Quoted speech is skipped (an NPC's "no").
+
+- ``numbers``: a number the engine did not produce. Counted: a number attached to a game term of
+  the system, in digits or words ("lose three momentum", "+2 health", "momentum drops to zero",
+  "4 harm"), one in a roll's context ("you rolled a 14", "TN 13"), and any other digits that
+  stand as a game number ("+3", "(-2)", "Take 7."). Not counted, as ordinary prose: number words
+  not attached to a term ("two sentries", "a dozen ships"), digits counting something that is no
+  game term ("3 guards", "40 silver") or naming a place ("Room 4", "Pier 9"), years and other
+  numbers above 100, dice notation (d10, 2d6), times and ordinals. Signs are ignored: "-2 health"
+  is the engine's delta -2.
+
+- ``player_agency``: the player's character made to speak (quoted speech attributed to "you" or
+  to the character's name; indirect "you reply that ...") or to choose, decide, agree, promise or
+  feel forced on their behalf. Choices offered ("you may choose", "if you decide", "What do you
+  do?") and what happens to the character ("you feel the deck lurch") are fine; so is any other
+  character's speech.
+
+The player's character is "you" or their name (full or first). In a narration that names them
+and never says "you", a "he"/"she" stands for them too, but only where that is unambiguous: in a
+sentence opening with the name, or the sentence after one, with no other person mentioned
+before it (another name, "the captain", "him") or after it ("she agrees to guide him").
+
+Known blind spots: a contradiction told without any of these words ("He steps aside and bows
+her into the club" for a miss); pronouns that may belong to someone else; an oracle answer
+given only through the facts ("The harbour is guarded" for a no: the question is not known).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from rules.models import Resolution
+
+Polarity = Literal["success", "mixed", "failure", "yes", "no", "neutral"]
+CheckId = Literal["outcome", "answer", "numbers", "player_agency"]
+CHECKS: tuple[CheckId, ...] = ("outcome", "answer", "numbers", "player_agency")
+
+# --- polarity of the engine's outcome strings --------------------------------------------------
+
+_BANDS: dict[str, Polarity] = {"strong_hit": "success", "weak_hit": "mixed", "miss": "failure"}
+_ORACLE: dict[str, Polarity] = {"yes": "yes", "no": "no"}
+_PASS_FAIL: dict[str, Polarity] = {"success": "success", "failure": "failure"}
+_POOL: dict[str, Polarity] = {**_PASS_FAIL, "botch": "failure"}
+_CONTEST: dict[str, Polarity] = {"win": "success", "loss": "failure", "tie": "neutral"}
+
+_SUNDERED_BANDED = (
+    "action", "progress", "endure_harm", "endure_stress", "companion_takes_a_hit",
+    "withstand_damage", "heal", "hearten", "resupply", "repair", "sojourn",
+)  # fmt: skip
+
+POLARITIES: dict[str, dict[str, dict[str, Polarity]]] = {
+    "sundered_isles": {
+        **{kind: _BANDS for kind in _SUNDERED_BANDED},
+        "move": {**_BANDS, **_ORACLE, "no_roll": "neutral"},
+        "oracle": _ORACLE,
+    },
+    "elegy": {
+        "action": _BANDS,
+        "conclusion": _BANDS,
+        "ritual": _BANDS,
+        "move": _BANDS,
+        # "On a miss, you get hungrier and the power is activated, but not without consequences."
+        "power": {**_BANDS, "miss": "mixed"},
+        "oracle": _ORACLE,
+    },
+    "go_forth": {
+        "check": _PASS_FAIL,
+        # "If you miss: You Graze, dealing your Effort modifier in damage"
+        "effort": {"hit": "success", "graze": "failure"},
+        "contest": _CONTEST,
+    },
+    "storyteller": {
+        "simple": _POOL,
+        "extended": _POOL,
+        "teamwork": _POOL,
+        "resisted": {**_CONTEST, "botch": "failure"},
+        "extended_resisted": {**_CONTEST, "botch": "failure", "continue": "neutral"},
+    },
+    "roll_under": {
+        "save": _PASS_FAIL,
+        "aid": _PASS_FAIL,
+        "interfere": _PASS_FAIL,
+        "deed": {
+            "spectacular_success": "success",
+            "success": "success",
+            "failure": "failure",
+            "miserable_failure": "failure",
+        },
+        "opposed": {"actor_wins": "success", "opponent_wins": "failure", "stalemate": "neutral"},
+    },
+}
+"""(system, kind) -> outcome -> polarity, for every roll kind whose outcome is a success band or
+an answer. Other kinds (tables, expressions, meters, tracks, damage) report facts: neutral."""
+
+# A move whose band reads differently from its roll kind's: (system, move, outcome).
+_MOVE_POLARITIES: dict[tuple[str, str, str], Polarity] = {
+    ("elegy", "use_power", "miss"): "mixed",
+}
+DRAWS = frozenset({"tie", "stalemate"})
+"""Outcomes where "neither side wins ... the situation stays as it was" (a decisive result
+contradicts them)."""
+
+
+def polarity_of(system: str, kind: str, outcome: str) -> Polarity:
+    """The polarity of one of the engine's outcome strings; "neutral" for any it does not know."""
+    if system == "storyteller" and kind == "multiple":
+        # one outcome per action, comma-separated: all succeed, all fail, or a mix (neutral)
+        parts = {_POOL.get(p, "neutral") for p in outcome.split(",")}
+        return parts.pop() if len(parts) == 1 else "neutral"
+    return POLARITIES.get(system, {}).get(kind, {}).get(outcome, "neutral")
+
+
+# --- expectation -------------------------------------------------------------------------------
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Expectation(_Frozen):
+    """What a narration must not contradict, derived from the engine's record."""
+
+    system: str
+    outcome: str = Field(description="the engine's outcome string, e.g. strong_hit, yes, botch")
+    polarity: Polarity
+    match: bool | None = Field(None, description="Ironsworn-family match (a twist / extreme)")
+    numbers: frozenset[int] = Field(
+        default_factory=frozenset,
+        description="every number the engine produced or the caller gave (signs ignored)",
+    )
+    character: str | None = Field(None, description="the player's character's name, if known")
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _ints(value: Any) -> Iterator[int]:
+    """Every integer in a JSON-like value, including the digits inside its strings."""
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, float):
+        if value.is_integer():
+            yield int(value)
+    elif isinstance(value, str):
+        yield from (int(n) for n in _DIGITS.findall(value))
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _ints(v)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for v in value:
+            yield from _ints(v)
+
+
+def _derived(resolution: Resolution) -> Iterator[int]:
+    """Numbers the narration may fairly state though the record holds them only implicitly: how
+    many dice were rolled (in all and per role), and a meter's value after a change."""
+    if resolution.dice:
+        yield len(resolution.dice)
+        roles: dict[str, int] = {}
+        for die in resolution.dice:
+            role = die.role.split(":")[0]
+            roles[role] = roles.get(role, 0) + 1
+        yield from roles.values()
+    for change in resolution.changes:
+        if change.delta is None:
+            continue
+        key = re.split(r"[.:]", change.target)[-1]
+        before = resolution.params.get(change.target, resolution.params.get(key))
+        if isinstance(before, int) and not isinstance(before, bool):
+            yield before + change.delta
+
+
+def expectation_from(
+    resolution: Resolution, *, character: str | None = None, extra_numbers: Iterable[int] = ()
+) -> Expectation:
+    """The expectation for a resolution: its outcome's polarity and every number it holds (dice,
+    scores, deltas, set_to values, notes, parameters, details, outcome text, table row ranges;
+    not the seed), plus ``extra_numbers`` the caller gave the narrator."""
+    polarity = polarity_of(resolution.system, resolution.kind, resolution.outcome)
+    move = resolution.details.get("move")
+    if isinstance(move, str):
+        polarity = _MOVE_POLARITIES.get((resolution.system, move, resolution.outcome), polarity)
+    if resolution.kind == "table" and (resolution.text or "").strip().lower() in _ORACLE:
+        polarity = _ORACLE[(resolution.text or "").strip().lower()]  # a yes/no table's row
+    found: set[int] = set(extra_numbers)
+    found.update(d.value for d in resolution.dice)
+    found.update(_ints(resolution.scores))
+    for change in resolution.changes:
+        found.update(_ints([change.delta, change.set_to, change.note]))
+    found.update(
+        _ints([resolution.outcome, resolution.text, resolution.params, resolution.details])
+    )
+    found.update(_derived(resolution))
+    return Expectation(
+        system=resolution.system,
+        outcome=resolution.outcome,
+        polarity=polarity,
+        match=resolution.match,
+        numbers=frozenset(abs(n) for n in found),
+        character=character,
+    )
+
+
+# --- report ------------------------------------------------------------------------------------
+
+
+class GuardCheck(_Frozen):
+    id: CheckId
+    passed: bool
+    reason: str | None = Field(
+        None, description="what failed, naming the offending words; used in the retry prompt"
+    )
+
+
+class GuardReport(_Frozen):
+    passed: bool
+    checks: list[GuardCheck]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def failed(self) -> list[str]:
+        """The ids of the checks that failed."""
+        return [c.id for c in self.checks if not c.passed]
+
+    def reason(self) -> str:
+        """Every failure's reason, joined: for the retry prompt and the response."""
+        return "; ".join(c.reason or c.id for c in self.checks if not c.passed)
+
+
+# --- text preparation --------------------------------------------------------------------------
+
+_NORMALISE = str.maketrans(
+    {"’": "'", "‘": "'", "ʼ": "'", "“": '"', "”": '"', "„": '"', "–": "—", "−": "-", "\u00a0": " "}
+)
+# Quoted speech: double quotes, or single quotes opening before a capital (not apostrophes).
+# An unclosed quotation (a prefix cut mid-speech) runs to the end.
+_QUOTED = re.compile(r'"[^"]*(?:"|$)|(?<![\w])\'(?=[A-Z])[^\']*?(?:\'(?![a-z])|$)')
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n\s*\n")
+
+
+def _prepare(text: str) -> str:
+    return " ".join(text.translate(_NORMALISE).split())
+
+
+def _unquoted(text: str) -> str:
+    """The text with quoted speech blanked out (kept as a marker, so sentences stay sentences)."""
+    return _QUOTED.sub(' "…" ', text)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    return text[start:end].strip(" ,;:")
+
+
+# --- shared lexicon ----------------------------------------------------------------------------
+
+_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly|n't)\s+(?:\w+\s+)?$")
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|whether|should|would|could|might|may|will|can|must|shall|lest|what|"
+    r"whatever|however|how|why|try|tries|trying|attempt|attempts|hope|hopes|hoping|want|wants|"
+    r"wish|wishes|need|needs|as if|as though)\b[^,;:—]*$|'ll\b[^,;:—]*$"
+)
+_CONDITIONAL = re.compile(r"(?:\"…\"\s*)?(?:if|unless|should you|were you|whether|once you)\b")
+_QUALIFIED = re.compile(
+    r"\b(?:for an? (?:moment|heartbeat|second|breath|instant|while|beat|time)|"
+    r"for one (?:\w+ )?(?:moment|heartbeat|second|breath|instant)|momentar(?:y|ily)|briefly|"
+    r"at first|it seems|seem(?:s|ed)? to|it looks like|looks like|appear(?:s|ed)? to|"
+    r"you think|you thought|almost|nearly|halfway|partway|part of the way|only to)\b"
+)
+_CONTRAST_AFTER = re.compile(
+    r"\b(?:but|yet|though|although|however|until|only to|except|straight into|right into)\b"
+)
+_CONTRAST_OPENING = re.compile(
+    r"^(?:\"…\"\s*)?(?:but|yet|however|then|until|except|only|instead|unfortunately|sadly|"
+    r"alas|too late|and then|a moment later|an instant later)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class _Hit:
+    sentence: int
+    start: int
+    end: int
+    words: str
+
+
+@dataclass(frozen=True)
+class _Text:
+    """The narration's sentences (lower-cased, quoted speech blanked), one to a line in
+    ``joined``, so that each family of patterns scans the text once."""
+
+    sentences: list[str]
+    joined: str
+    starts: list[int]
+    cased: list[str]  # the same sentences, case kept (to tell names from words)
+
+    @classmethod
+    def of(cls, prepared: str) -> _Text:
+        cased = _sentences(_unquoted(prepared))
+        sentences = [s.lower() for s in cased]
+        starts, at = [], 0
+        for sentence in sentences:
+            starts.append(at)
+            at += len(sentence) + 1
+        return cls(sentences, "\n".join(sentences), starts, cased)
+
+
+# --- the player's character ----------------------------------------------------------------------
+
+
+def _names(character: str | None) -> str:
+    """The character's name as a pattern: the full name and its first word ("Kara Voss", "Kara")."""
+    if not character or not character.strip():
+        return "you"
+    full = character.strip().lower()
+    return "|".join(re.escape(n) for n in dict.fromkeys([full, full.split()[0]]))
+
+
+_PERSON_NOUN = re.compile(
+    r"\b(?:man|woman|men|women|boy|girl|child|children|captain|guard|guards|sentry|sentries|"
+    r"clerk|porter|doorman|keeper|merchant|priest|priestess|soldier|sailor|pirate|smuggler|"
+    r"hunter|ghoul|vampire|stranger|officer|bandit|master|mistress|lord|lady|king|queen|prince|"
+    r"princess|witch|knight|orc|ogre|troll|elder|friend|enemy|foe|crew|mate|bosun|quartermaster|"
+    r"governor|harbou?rmaster|blacksmith|innkeeper|thief|assassin|cultist|monk|brother|sister|"
+    r"mother|father|son|daughter|husband|wife|seneschal|servant|landlord|bartender|stranger|"
+    r"informant|contact|fence|boss|leader|chief|partner|ally|companion|rival|him|them)\b"
+)
+_PRONOUN = re.compile(r"\b(he|she)\b")
+_OPENS_WITH = r"^(?:\"…\"\s*)?(?:then\s+|and\s+)?(?:{n})\b"
+
+
+def _pronoun_subjects(text: _Text, character: str | None) -> list[int]:
+    """Where "he" or "she" stands for the player's character, in a narration that names them
+    and never says "you": in a sentence opening with the name ("Brannoc heaves, and he ...") or
+    in the next one ("Oda studies the frost. She loses the trail."), as long as no one else is
+    mentioned in between (another name, "the captain", "him"). One pronoun only: a narration
+    using both "he" and "she" that way is ambiguous and gets none."""
+    if not character or not character.strip() or re.search(r"\byou\b", text.joined):
+        return []
+    opens = re.compile(_OPENS_WITH.format(n=_names(character)))
+    name = re.compile(rf"\b(?:{_names(character)})\b")
+    found: list[tuple[int, str]] = []
+    for i, sentence in enumerate(text.sentences):
+        if opens.match(sentence):
+            head, since = sentence, name.search(sentence)
+            start = since.end() if since else 0
+        elif i and opens.match(text.sentences[i - 1]):
+            prev = text.sentences[i - 1]
+            m = name.search(prev)
+            if _someone_else(prev[m.end() if m else 0 :], text.cased[i - 1], character):
+                continue
+            head, start = sentence, 0
+        else:
+            continue
+        for p in _PRONOUN.finditer(head, start):
+            if _someone_else(head[start : p.start()], text.cased[i], character):
+                break
+            other = r"\b(?:him|them|her)\b" if p.group() == "he" else r"\b(?:him|them|his)\b"
+            if re.search(other, head[p.end() :]):
+                break  # "she agrees to guide him": two people, and which is which is unknown
+            found.append((text.starts[i] + p.start(), p.group()))
+    genders = {g for _, g in found}
+    return [at for at, _ in found] if len(genders) == 1 else []
+
+
+def _someone_else(span: str, cased: str, character: str) -> bool:
+    """Whether a stretch of a sentence mentions another person: a person noun, "him", "them", or
+    a capitalised word (other than the first and the character's name)."""
+    if _PERSON_NOUN.search(span):
+        return True
+    own = set(character.lower().split())
+    words = re.findall(r"[A-Za-z][\w']*", cased)[1:]
+    lowered = {w.lower().removesuffix("'s") for w in words if w[0].isupper() and w != "I"}
+    return bool((lowered - own) & set(re.findall(r"[a-z][\w']*", span.replace("'s", ""))))
+
+
+_WORDISH = re.compile(r"[\w']")
+
+
+def _clause_before(sentence: str, start: int) -> str:
+    """The text of the clause (or sentence) before position ``start``."""
+    head = sentence[:start]
+    cut = max(head.rfind(c) for c in ",;:—(.!?")
+    return head[cut + 1 :]
+
+
+def _matches(
+    family: _Family, text: _Text, subjects: list[int], owners: list[int]
+) -> Iterator[re.Match[str]]:
+    joined = text.joined
+    for p in family.subject:
+        yield from (m for at in subjects if (m := p.match(joined, at)))
+    for p in family.owner:
+        yield from (m for at in owners if (m := p.match(joined, at)))
+    for p, triggers in family.anywhere:
+        if triggers is not None and not any(t in joined for t in triggers):
+            continue
+        for m in p.finditer(joined):
+            if not (m.start() and _WORDISH.match(joined, m.start() - 1)):  # the dropped \b
+                yield m
+
+
+def _find(matches: Iterable[re.Match[str]], text: _Text) -> list[_Hit]:
+    """Claims in the text, skipping questions, negated and hypothetical ones ("if you fail",
+    "you could win", "you don't succeed"): a claim inside a question is not a claim."""
+    hits = []
+    for m in matches:
+        i = bisect_right(text.starts, m.start()) - 1
+        sentence = text.sentences[i]
+        start = m.start() - text.starts[i]
+        end = min(m.end() - text.starts[i], len(sentence))
+        if sentence.rstrip('"… ').endswith("?"):
+            continue
+        if _NEGATION.search(sentence[:start]) or _HYPOTHETICAL.search(
+            _clause_before(sentence, start)
+        ):
+            continue
+        if _CONDITIONAL.match(sentence):
+            continue  # "If you succeed, the harbour is yours": the consequence is hypothetical
+        hits.append(_Hit(i, start, end, _excerpt(sentence, start, end)))
+    return hits
+
+
+def _undone(hit: _Hit, sentences: list[str]) -> bool:
+    """A claim the narration itself qualifies or turns around: "for a moment you succeed",
+    "you make it halfway", "you reach the ledge, but it crumbles", or a next sentence "But ..."."""
+    sentence = sentences[hit.sentence]
+    if _QUALIFIED.search(sentence):
+        return True
+    if _CONTRAST_AFTER.search(sentence[hit.end :]):
+        return True
+    nxt = hit.sentence + 1
+    return nxt < len(sentences) and bool(_CONTRAST_OPENING.search(sentences[nxt]))
+
+
+# --- outcome -----------------------------------------------------------------------------------
+
+# after the subject: "you succeed", "you've failed", "Kara has managed"
+_HAVE = r"(?:'ve|'d)?\s+(?:(?:have|has|had)\s+)?"
+_ADV = r"(?:(?:just|finally|actually|really|somehow|still|simply|utterly|completely|at last)\s+)?"
+_PC = r"(?:you|{c})"  # the player's character as subject: "you" or the name
+_PCS = r"(?:your|(?:{c})'s)"  # ... as owner
+
+
+@dataclass(frozen=True)
+class _Family:
+    """Phrases of one kind, compiled: those opening with the player's character as subject
+    ("you fail") or owner ("your ritual fails") are tried only where that word stands, the
+    others are searched for, each only when one of its leading words is in the text. (A leading
+    \\b defeats the regex engine's literal-prefix search and costs ~10x: it is dropped and
+    checked on each match instead, in _matches.)"""
+
+    subject: tuple[re.Pattern[str], ...]
+    owner: tuple[re.Pattern[str], ...]
+    anywhere: tuple[tuple[re.Pattern[str], tuple[str, ...] | None], ...]  # with its triggers
+
+
+def _branches(pattern: str) -> list[str]:
+    """The top-level alternatives of a pattern."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def _group_end(pattern: str) -> int:
+    """The index of the parenthesis closing the group that opens the pattern."""
+    depth = 0
+    for i, c in enumerate(pattern):
+        depth += (c == "(") - (c == ")")
+        if depth == 0:
+            return i
+    return len(pattern) - 1
+
+
+_LEADING_WORD = re.compile(r"[a-z' ]+")
+
+
+def _triggers(pattern: str) -> tuple[str, ...] | None:
+    """Literal text one of which any match must contain (its leading words), or None when the
+    pattern does not open with literal words. A cheap substring test then skips the search."""
+    words: list[str] = []
+    for branch in _branches(pattern):
+        branch = branch.removeprefix("\\b")
+        if branch.startswith("(?:") and branch.endswith(")") and not branch.startswith("(?:\\"):
+            inner = branch[3:-1]
+            if _branches(inner) == [inner] and inner.count("(") == inner.count(")"):
+                branch = inner
+        if branch.startswith("(?:"):
+            end = _group_end(branch)
+            if branch[end + 1 : end + 2] in ("?", "*"):
+                return None  # an optional group: what follows it is not known to be there
+            sub = _triggers(branch[3:end])
+            if sub is None:
+                return None
+            words.extend(sub)
+            continue
+        m = _LEADING_WORD.match(branch)
+        if not m or len(m.group().strip()) < 2:
+            return None
+        word = m.group()
+        if branch[m.end() : m.end() + 1] in ("?", "*"):
+            word = word[:-1]  # "finds?": the last letter is optional
+        if len(word.strip()) < 2:
+            return None
+        words.append(word.strip() if word.strip() == word.rstrip() else word.rstrip())
+    return tuple(words)
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    """The families of claims the outcome check looks for, and the subject and owner words
+    ("you", "Kara"; "your", "Kara's") where most of their phrases begin."""
+
+    success: _Family
+    triumph: _Family  # a success that denies any cost
+    failure: _Family  # a plain failure
+    partial: _Family  # a failure a weak hit may contain as its cost
+    setback: _Family  # what only a strong hit cannot contain
+    cost: _Family  # a weak hit's cost
+    win: _Family  # decisive results, for draws
+    loss: _Family
+    subject: re.Pattern[str]
+    owner: re.Pattern[str]
+
+
+_LOST_CONTEST = (
+    rf"\b{_PC}{_HAVE}(?:lose|loses|lost) (?:the |this |that )?(?:fight|contest|bout|duel|race|"
+    r"match|exchange|battle|struggle|argument|trail|scent|wager|game|quarry|prey|chance)\b"
+)
+_YOU_LOSE = rf"\b{_PC} (?:lose|loses|lost)\s*[.!;]"
+_DEFEATED = (
+    rf"\b{_PC}(?: are| were|'re| is| was| get| gets| got) (?:\w+ly )?(?:defeated|beaten|bested|"
+    r"overpowered|outmatched|outfought|routed|thwarted|foiled)\b"
+)
+_BEATS_YOU = (
+    r"\b(?:beats|beat|defeats|defeated|bests|bested|overpowers|overpowered|outmatches|"
+    r"outwits|outwitted|gets the better of|got the better of) (?:you|{c})\b"
+)
+_YOU_BEAT = (
+    rf"\b{_PC}{_HAVE}{_ADV}(?:beat|beats|defeat(?:s|ed)?|best(?:s|ed)?|overpower(?:s|ed)?|"
+    r"overwhelm(?:s|ed)?|outwit(?:s|ted)?|outfight(?:s)?|outfought|outmanoeuvre[sd]?|"
+    r"outmaneuver(?:s|ed)?|outrun(?:s)?|outran|outpace[sd]?) (?:him|her|them|it|the|his|their)\b"
+)
+_VICTORY = (
+    r"\bvictory is (?:yours|ours|\w+'s)\b",
+    r"\b(?:claim|claims|claimed|seize|seizes|seized) (?:the |your )?victory\b",
+)
+_SUCCESS = (
+    rf"\b{_PC}{_HAVE}{_ADV}(?:succeed(?:s|ed)?|prevail(?:s|ed)?|triumph(?:s|ed)?|win|wins|won)\b",
+    rf"\b{_PC}(?: are| were|'re| is| was) (?:\w+ )?successful\b",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:manage[sd]?|managing) to\b",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:pull(?:s|ed)?) (?:it|this|that) off\b",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:make|makes|made) it\b"
+    r"(?! (?:worse|harder|look|sound|seem|clear|known|impossible|easy|difficult|hard))",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:did|done) it\b",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:escape[sd]?|get away|gets away|got away|break free|breaks free|"
+    r"broke free|shake (?:him|her|them) off|lose (?:him|her|them)|lost (?:him|her|them))\b"
+    r"(?! with (?:your|his|her|their) li(?:fe|ves))",
+    rf"\b{_PC}(?:'re|'ve|'d)?(?: [\w']+){{0,8}} (?:unseen|unnoticed|undetected|unchallenged|unopposed)\b",
+    # "you go up the fire escape and get away": a second verb of the same subject
+    rf"\b{_PC}\b(?:(?!\b(?:he|she|they|who|which|it)\b)[^.;:!?\n]){{1,60}}?\band (?:then )?"
+    r"(?:escape|get away|break free|succeed|prevail|win|pull it off|make it)\b"
+    r"(?! worse| harder| with (?:your|his|her|their) li(?:fe|ves))",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:solve[sd]?|crack(?:s|ed)?) (?:it|this|that|the \w+)\b",
+    _YOU_BEAT,
+    rf"\b(?:{_PCS}) (?:plan|ruse|bluff|gambit|gamble|feint|trick|lie|disguise|deed|ritual|rite|"
+    r"spell|power|charm|glamour|attempt|effort|aim|shot|blow|strike|swing|thrust|punch|kick|"
+    r"fist|blade|sword|axe|hammer|spear|cutlass|arrow|bolt|bullet) (?:\w+ )?(?:works|worked|"
+    r"succeeds|succeeded|pays off|paid off|lands|landed|connects|connected|hits home|"
+    r"finds its mark|found its mark|strikes true|struck true)\b",
+    r"\b(?:it|this|that|the (?:plan|ruse|bluff|ritual|rite|spell|trick|gambit|gamble|deed|"
+    r"power|lie|disguise|feint|charm|hex|ward|curse|working|glamour|magic)) (?:works|worked|"
+    r"succeeds|succeeded|pays off|paid off|takes hold|took hold|takes effect|took effect)\b",
+    r"\b(?:goes|went|going) (?:exactly |perfectly )?(?:according )?to plan\b|\blike clockwork\b",
+    r"\b(?:is|are|was|were) no match for (?:you|{c})\b",
+    *_VICTORY,
+    r"\b(?:the|this) (?!choice|decision|call|move|turn|answer|question|life|risk)[a-z]+ "
+    r"(?:is|are) (?:now |all )?yours\b",
+    r"\b(?:finds?|found|hits?) (?:its|their|the|your) mark\b",
+    r"\bstrikes? true\b|\bstruck true\b",
+    r"\b(?:clean|direct|solid|perfect|telling) (?:hit|blow|strike|shot|escape|"
+    r"getaway|landing|run|throw|win|kill)\b",
+    r"\bbull'?s-?eye\b",
+    r"^(?:\"…\"\s*)?(?:success|victory|triumph)\s*[!.:—,]",
+    r"\b(?:complete|total|resounding|perfect|flawless|stunning|spectacular|"
+    r"phenomenal|unqualified|outright|clear) (?:success|victory|triumph)\b",
+    r"\b(?:exactly|just|precisely) as (?:you|\w+|the \w+(?: \w+)?) (?:planned|intended|hoped|"
+    r"promised|wanted|expected|foretold|predicted)\b|\bas planned\b",
+    r"\b(?:exactly|just|precisely) what (?:you|{c}) (?:need|needed|wanted|came for|hoped for)\b",
+    r"\b(?:yields?|yielded|gives? way|gave way|surrenders?|surrendered) to (?:you|your|{c})\b",
+    r"\b(?:gives?|gave) (?:way )?under (?:your|(?:{c})'s) (?:grip|hands?|weight|blade|pick|shoulder)\b",
+    r"\b(?:crisis|disaster|catastrophe|danger|tragedy) (?:is |was )?(?:averted|avoided)\b",
+    r"\b(?:waves?|waved|ushers?|ushered|bows?|bowed) (?:you|{c}) (?:in|inside|through|past|on|"
+    r"aboard|across)\b",
+    rf"\b{_PC}'re (?:in|inside|through|across|over|free|clear|away)\s*(?:[.!]|$|\n)",
+    rf"\b(?:{_PCS}) (?:crew|men|friends|allies|companions|gang|coterie|party|side) "
+    r"(?:cheers?|cheered|roars?|roared|whoops?|whooped|erupts?|erupted)\b",
+    r"\bharmlessly\b|\bmiss(?:es)? (?:you|{c}) (?:entirely|completely|by a mile)\b",
+    r"\bnone the wiser\b|\bwithout a second (?:thought|glance|look)\b|\bsuspects? nothing\b"
+    r"|\bnever (?:suspects?|suspecting|suspected)\b",
+    rf"\b{_PC}(?:'re|'ve|'d)?(?: [\w']+){{0,8}} (?:safely|safe and sound|in one piece)\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,60}}?\b(?:send|sends|sent) (?:him|her|them|it) (?:sprawling|flying|"
+    r"reeling|tumbling|crashing)\b",
+    r"\b(?:throws?|threw) down (?:their|his|her|its) (?:weapons?|arms|swords?|blades?)\b"
+    r"|\bsurrenders? to (?:you|{c})\b",
+    rf"\b(?:{_PCS}|the) (?:vow|quest|promise|oath|elegy|mission|task|job|work) (?:is |was |has "
+    r"been |stands |now )?(?:fulfilled|complete|completed|kept|done|accomplished|achieved)\b",
+)
+_TRIUMPH = (
+    r"\bflawless(?:ly)?\b",
+    r"\bwithout (?:a|any|the slightest|the least) (?:hitch|hiccup|scratch|setback|problem|"
+    r"snag|cost|complication|struggle|fuss|consequence)s?\b",
+    r"\bnot (?:a|one|so much as a) (?:single )?(?:scratch|hitch|bruise|mark|hair out of place)\b",
+    r"\b(?:goes|went|runs|ran) smoothly\b|\bas smoothly as\b",
+    r"\beffortless(?:ly)?\b",
+    r"\bwith (?:ease|(?:\w+ ){0,2}to spare)\b",
+    r"\bcleanly\b",
+    r"\bunscathed\b",
+    r"\bno one (?:will )?ever (?:know|knows|notice|notices)\b",
+    r"\bnothing goes wrong\b",
+    r"\bunconditionally\b",
+    r"\b(?:with no|at no) (?:cost|consequences?|price)\b",
+    r"\b(?:asks?|asking|asked|wants?|wanted|demands?|demanded) (?:for )?nothing in return\b"
+    r"|\bno strings attached\b|\beverything goes (?:your way|to plan|right|smoothly)\b",
+    rf"\b{_PC}(?:'re|'ve|'d)?(?: \w+){{0,4}} (?:easily|handily)\b",
+)
+_FAILURE = (
+    rf"\b{_PC}{_HAVE}{_ADV}fail(?:s|ed)?\b(?! to\b)",
+    rf"\b{_PC} (?:do not|does not|did not|don't|doesn't|didn't|never|cannot|can't|couldn't|"
+    r"could not) (?:quite )?(?:succeed|make it|win|manage|pull it off)\b",
+    _LOST_CONTEST,
+    _YOU_LOSE,
+    _DEFEATED,
+    rf"\b(?:{_PCS}) (?:attempt|effort|plan|gambit|bluff|ruse|trick|spell|ritual|rite|power|shot|"
+    r"blow|strike|swing|lunge|attack|aim|search|investigation|argument|plea|lie|disguise|deed|"
+    r"leap|jump|climb|gamble|feint|charm|glamour|magic|arrow|bolt|bullet|punch|kick|thrust|"
+    r"grab|throw|tackle) (?:\w+ )?(?:fails|failed|falls short|fell short|goes wide|went wide|"
+    r"misses|missed|comes to nothing|came to nothing|is in vain|was in vain|is wasted|"
+    r"backfires|backfired|fizzles|fizzled|glances off|goes astray|went astray)\b",
+    r"\bthe (?:attempt|plan|gambit|bluff|ruse|trick|spell|ritual|rite|power|deed|charm|"
+    r"glamour|magic|sorcery|working) (?:\w+ )?(?:fails|failed|comes to nothing|came to nothing|"
+    r"backfires|backfired|fizzles|fizzled)\b",
+    r"\b(?:it|this|that) (?:doesn't|does not|didn't|did not|won't|will not) work\b",
+    r"\bnothing (?:happens|works|answers)\b",
+    r"\bto no avail\b|\bin vain\b|\bwithout success\b|\bno luck\b|\ball for nothing\b",
+    r"\bnothing to show for\b|\bempty-handed\b|\bcomes? up empty\b|\bcame up empty\b",
+    r"\bas (?:far (?:away )?|distant )as ever\b|\bno closer to\b|\bback where (?:you|{c}) started\b",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:give up|gives up|gave up|admit defeat|admits defeat|admitted defeat|"
+    r"abandon the attempt|abandons the attempt|abandoned the attempt)\b(?! on\b)",
+    r"\b(?:and|then) give up\b(?! on\b)",  # "you strain at it, then give up"
+    rf"\b{_PC} (?:fall|falls|fell) short\b",
+    r"\bnothing (?:you|{c}) (?:can|could) do\b",
+    r"\bis beyond (?:you|your (?:skill|strength|reach|power|ability))\b",
+    r"^(?:\"…\"\s*)?(?:failure|a failure|no luck|defeat|botch|a botch|miss)\s*[!.:—,]",
+    r"\b(?:complete|total|utter|abject|miserable|dismal|humiliating) "
+    r"(?:failure|defeat|fiasco|disaster)\b",
+    rf"\b{_PC}{_HAVE}botch(?:es|ed)?\b|\b(?:a|the|your) botch\b|\bbotched\b",
+    rf"\b{_PC}{_HAVE}miss(?:es|ed)?\b(?! (?:nothing|a thing|home|the point|out))",
+    _BEATS_YOU,
+    r"\btoo (?:strong|much|fast|quick|clever|heavy) for (?:you|{c})\b",
+)
+_PARTIAL = (
+    r"\b(?:escapes|escaped|eludes|eluded) (?:you|{c})\b",
+    r"\b(?:won't|will not|doesn't|does not|didn't|did not|refuses to|refused to) "
+    r"(?:budge|give way|yield|open|be (?:swayed|moved|convinced|persuaded))\b"
+    r"|\bstays? (?:shut|closed|locked|sealed)\b",
+    r"\bdespite (?:all )?(?:your|(?:{c})'s) (?:best )?efforts?\b",
+    r"\bnothing but (?:empty )?air\b|\b(?:close|closes|closed) on (?:empty air|nothing)\b",
+    r"\b(?:slips?|slipped|slides?|slid) (?:through|from|out of) (?:your|(?:{c})'s) "
+    r"(?:fingers|grasp|grip|hands?)\b|\bjust out of reach\b",
+    rf"\b{_PC}{_HAVE}{_ADV}fail(?:s|ed)? to\b",
+    rf"\b{_PC}(?: are| were|'re| is| was) (?:\w+ )?(?:unable|powerless) to\b",
+    rf"\b{_PC} (?:can't|cannot|can not|couldn't|could not) (?:quite |even )?(?:find|reach|get|"
+    r"open|break|budge|move|stop|escape|free|catch|lift|climb|follow|decipher|read|understand|"
+    r"resist|save|shake|pull|hold|keep|force|convince|persuade|make|pick|track|spot|land|"
+    r"hit|crack|solve|outrun|win)\b",
+)
+_STRONGER = (
+    r"\b(?:he|she|they|it|his \w+|her \w+|their \w+|its \w+) (?:is|are|was|were|proves?|proved) "
+    r"(?:\w+ )?(?:stronger|faster|quicker|too strong|too fast|too quick|too much)\b"
+)
+_THEY_WIN = (  # someone else wins; not "the actor wins" (the player's side, in the engine's words)
+    r"\b(?:he|she|they|it|the (?!actor|player|party|hero|characters?\b)[a-z\-]+(?: [a-z\-]+)?) "
+    r"(?:wins|won|prevails|prevailed|triumphs)\b"
+)
+_SETBACK = (
+    _STRONGER,
+    _THEY_WIN,
+    rf"\b{_PC}(?: are| were|'re| is| was| get| gets| got)(?: \w+ly)? (?:caught(?! up)|spotted|"
+    r"seen(?! as| to)|discovered|captured|knocked (?:down|back|off|flat))\b",
+    rf"\b{_PC}\b[^.;:!?]*?,\s*(?:beaten|defeated|bested)\s*[.!]",
+    rf"\b{_PC}{_HAVE}(?:lose|loses|lost) (?:your|his|her|their) (?!pursuers?|tail|shadow)[a-z]+\b",
+    rf"\b{_PC} (?:tumble|tumbles|tumbled|plunge|plunges|plunged) (?:\w+ )?(?:into|down|off|"
+    r"from|over)\b",
+    rf"\b{_PC} (?:fall|falls|fell) (?:off|from|down|into (?!step|line|place))",
+    rf"\b{_PC} (?:fumble|fumbles|fumbled)\b",
+    rf"\b{_PC}\b[^.;:!?]*?,? (?<!a moment )too late\b",
+)
+_COST = (
+    r"\bnot without (?:a |some )?(?:cost|price|consequences?)\b",
+    r"\bat a (?:\w+ )?(?:cost|price)\b",
+    rf"\b(?:{_PC}|but you) (?:must )?(?:pay|pays|paid) (?:a|the|dearly)\b",
+    r"\bpay the price\b",
+    r"\bcosts? you dearly\b|\bcost you dearly\b",
+    r"\b(?:it|this|that|the \w+) costs? (?:you|{c})\b(?! nothing)",
+    r"\b(?:make|makes|made) a suffer move\b",
+)
+_WIN = (
+    rf"\b{_PC}{_HAVE}{_ADV}(?:win|wins|won|prevail(?:s|ed)?|triumph(?:s|ed)?)\b",
+    _YOU_BEAT,
+    *_VICTORY,
+)
+_LOSS = (
+    _LOST_CONTEST,
+    _YOU_LOSE,
+    _DEFEATED,
+    _BEATS_YOU,
+    _STRONGER,
+    _THEY_WIN,
+)
+
+
+@lru_cache(maxsize=64)
+def _lexicon(character: str | None) -> _Lexicon:
+    """The patterns with the character's name as a subject ("Kara fails"), compiled once."""
+    name = _names(character)
+
+    def compile_(patterns: tuple[str, ...]) -> _Family:
+        groups: dict[str, list[re.Pattern[str]]] = {"subject": [], "owner": [], "anywhere": []}
+        for p in patterns:
+            group = (
+                "subject" if p.startswith(rf"\b{_PC}") else
+                "owner" if p.startswith(rf"\b(?:{_PCS})") else
+                "anywhere"
+            )  # fmt: skip
+            who = f"{name}|he|she" if group == "subject" else name  # see _pronoun_subjects
+            compiled = re.compile(p.replace("{c}", who).removeprefix("\\b"), re.M)
+            groups[group].append(compiled)
+        anywhere = tuple((p, _triggers(p.pattern)) for p in groups["anywhere"])
+        return _Family(tuple(groups["subject"]), tuple(groups["owner"]), anywhere)
+
+    return _Lexicon(
+        success=compile_(_SUCCESS),
+        triumph=compile_(_TRIUMPH),
+        failure=compile_(_FAILURE),
+        partial=compile_(_PARTIAL),
+        setback=compile_(_SETBACK),
+        cost=compile_(_COST),
+        win=compile_(_WIN),
+        loss=compile_(_LOSS),
+        subject=re.compile(rf"\b{_PC}\b".replace("{c}", name)),
+        owner=re.compile(rf"\b{_PCS}(?=\s)".replace("{c}", name)),
+    )
+
+
+_BAND_NAME = re.compile(
+    r"\b(?:(as|on|with|for|each)\s+)?(?:a|an|your|the|another) (strong|weak) hit\b"
+    r"(?!\s*(?:or|and|result|outcome|option|table|column)s?\b)"
+)
+_BAND_MISS = re.compile(
+    r"\b(?:score|scored|roll|rolled|get|got|it's|it is|that's|that is) a miss\b"
+    r"|(?:^|[:—(]\s*)miss\s*(?:[.!:—)]|$)"
+)
+# "Strong hit!" / "Outcome: weak hit" (a label, not the rule's own "on a strong hit")
+_BAND_LABEL = re.compile(r"(?:^|[:—(]\s*)(strong|weak) hit\b")
+_IRONSWORN = frozenset({"sundered_isles", "elegy"})
+_BANDS_NAMED = frozenset({"strong_hit", "weak_hit", "miss"})
+
+
+def _band_mentions(expect: Expectation, sentences: list[str]) -> list[str]:
+    """Ironsworn-family band names that are not the outcome ("you score a strong hit" on a miss);
+    a rule's own conditional wording ("on a strong hit", "resolve it as a strong hit") is not."""
+    if expect.system not in _IRONSWORN or expect.outcome not in _BANDS_NAMED:
+        return []
+    found = []
+    for sentence in sentences:
+        for m in _BAND_NAME.finditer(sentence):
+            if m.group(1) is None and f"{m.group(2)}_hit" != expect.outcome:
+                found.append(_excerpt(sentence, m.start(), m.end()))
+        for m in _BAND_LABEL.finditer(sentence):
+            if f"{m.group(1)}_hit" != expect.outcome:
+                found.append(_excerpt(sentence, m.start(), m.end()))
+        if expect.outcome != "miss":
+            found.extend(
+                _excerpt(sentence, m.start(), m.end()) for m in _BAND_MISS.finditer(sentence)
+            )
+    return found
+
+
+def _quote_words(hits: Iterable[_Hit] | Iterable[str]) -> str:
+    words: list[str] = []
+    for h in hits:
+        w = h.words if isinstance(h, _Hit) else h
+        if w not in words:
+            words.append(w)
+    return ", ".join(f"'{w}'" for w in words[:3])
+
+
+def _outcome_label(expect: Expectation) -> str:
+    words = expect.outcome.replace("_", " ")
+    return f"an {words}" if words[:1] in "aeiou" else f"a {words}"
+
+
+def _check_outcome(text: _Text, expect: Expectation, pronouns: list[int]) -> GuardCheck:
+    lex = _lexicon(expect.character)
+    problems: list[str] = []
+
+    subjects = sorted([m.start() for m in lex.subject.finditer(text.joined)] + pronouns)
+    owners = [m.start() for m in lex.owner.finditer(text.joined)]
+
+    def live(family: _Family) -> list[_Hit]:
+        found = _find(_matches(family, text, subjects, owners), text)
+        return [h for h in found if not _undone(h, text.sentences)]
+
+    def report(kind: str, hits: list[_Hit]) -> None:
+        if hits:
+            problems.append(f"{_outcome_label(expect)} told as {kind}: {_quote_words(hits)}")
+
+    polarity = expect.polarity
+    if expect.outcome in DRAWS:
+        report("a decisive result", live(lex.win) + live(lex.loss))
+    elif polarity == "success":
+        report("failure", live(lex.failure) + live(lex.partial) + live(lex.setback))
+        report("a success with a cost", live(lex.cost))
+    elif polarity == "mixed":
+        report("a plain failure", live(lex.failure))
+        report("a success without cost", live(lex.triumph))
+    elif polarity == "failure":
+        report("success", live(lex.success) + live(lex.triumph))
+    if bands := _band_mentions(expect, text.sentences):
+        problems.append(f"{_outcome_label(expect)} called another band: {_quote_words(bands)}")
+    if problems:
+        return GuardCheck(id="outcome", passed=False, reason="; ".join(problems))
+    return GuardCheck(id="outcome", passed=True)
+
+
+# --- answer ------------------------------------------------------------------------------------
+
+_LEAD = r"^(?:\"…\"\s*)?(?:(?:alas|sadly|unfortunately|oh|well|indeed|regrettably|"
+_LEAD += r"happily|thankfully|luckily|certainly|absolutely|definitely|simply|plainly|"
+_LEAD += r"i'm afraid|the answer|the oracle's answer|answer)\W{1,3})?"
+_ANSWER_WORD = {
+    "yes": re.compile(_LEAD + r"(yes|yeah|aye)\b(?=\s*(?:[.,!:;—\-]|$|and\b|but\b))"),
+    "no": re.compile(_LEAD + r"(no|nope|nay)\b(?=\s*(?:[.,!:;—\-]|$|and\b|but\b))"),
+}
+_ANSWER_EXPLICIT = {
+    a: re.compile(
+        rf"\b(?:the (?:oracle's |oracles' )?answer (?:is|was|comes back|comes)(?: a| an)?|"
+        rf"(?:the )?oracles? (?:says?|said|answers?|answered|repl(?:ies|ied)|speaks?|gives?|"
+        rf"returns?|responds?|whispers?)(?: (?:a|an|with a|with an|with))?)[:,—]?"
+        rf"(?: (?:firm|clear|resounding|definite|flat|simple|emphatic|grudging|hesitant|certain|"
+        rf"unmistakable|quiet|plain|blunt))? {a}\b"
+        + (r"|\bin the affirmative\b" if a == "yes" else r"|\bin the negative\b")
+    )
+    for a in ("yes", "no")
+}
+_NEGATIVE_FACT = re.compile(
+    r"\b(?:no|not|n't|nobody|nothing|none|no one|nowhere|never|empty|deserted|abandoned|vacant|"
+    r"alone|absent|gone|unguarded|unoccupied|untouched|clear|without|lifeless|silent)\b"
+)
+
+
+def _check_answer(text: _Text, expect: Expectation) -> GuardCheck:
+    if expect.polarity not in ("yes", "no"):
+        return GuardCheck(id="answer", passed=True)
+    wrong = "no" if expect.polarity == "yes" else "yes"
+    found: list[str] = []
+    for sentence in text.sentences:
+        found.extend(
+            _excerpt(sentence, m.start(), m.end())
+            for m in _ANSWER_EXPLICIT[wrong].finditer(sentence)
+        )
+        for m in _ANSWER_WORD[wrong].finditer(sentence):
+            # "Yes, it's empty" affirms a negative fact: a no in other words (see the docstring)
+            if wrong == "yes" and _NEGATIVE_FACT.search(sentence[m.end() :]):
+                continue
+            found.append(_excerpt(sentence, m.start(), min(len(sentence), m.end() + 1)))
+    if found:
+        reason = f"{_outcome_label(expect)} told as {wrong}: {_quote_words(found)}"
+        return GuardCheck(id="answer", passed=False, reason=reason)
+    return GuardCheck(id="answer", passed=True)
+
+
+# --- numbers -----------------------------------------------------------------------------------
+
+_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_WORD_NUMBERS = {w: i for i, w in enumerate(_NUMBER_WORDS.split(" "))} | {
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90, "hundred": 100,
+}  # fmt: skip
+_COMMON_TERMS = (
+    "momentum", "health", "spirit", "supply", "integrity", "progress", "legacy", "experience",
+    "xp", "harm", "stress", "damage", "dice", "die", "focus", "blood", "hunger", "effort",
+    "hearts?", "stamina", "power", "fatigue", "wounds?", "tn", "target number", "successes",
+    "success", "difficulty", "willpower", "rage", "gnosis", "health levels?", "hp",
+    "hit points?", "armou?r", "brawn", "finesse", "intellect", "scars?", "segments?",
+)  # fmt: skip
+TERMS: dict[str, tuple[str, ...]] = {
+    "sundered_isles": ("momentum", "health", "spirit", "supply", "integrity", "progress",
+                       "legacy", "experience", "xp", "harm", "stress", "damage", "dice", "die",
+                       "segments?", "edge", "heart", "iron", "shadow", "wits"),
+    "elegy": ("focus", "health", "spirit", "blood", "hunger", "progress", "experience", "xp",
+              "harm", "stress", "damage", "dice", "die", "dexterity", "force", "glamour",
+              "intellect"),
+    "go_forth": ("effort", "hearts?", "momentum", "stamina", "power", "fatigue", "wounds?", "tn",
+                 "target number", "damage", "dice", "die", "boost"),
+    "storyteller": ("successes", "success", "dice", "die", "difficulty", "willpower", "rage",
+                    "gnosis", "health levels?", "damage", "botch(?:es)?"),
+    "roll_under": ("hp", "hit points?", "damage", "armou?r", "brawn", "finesse", "intellect",
+                   "fatigue", "scars?", "dice", "die"),
+}  # fmt: skip
+"""Game terms per system: a number word attached to one is mechanical ("lose three momentum")."""
+
+_UNITS = r"(?:points?|pips?|ticks?|boxes?|marks?|levels?)"
+_FILLER = (
+    r"(?:(?:more|extra|additional|further|bonus|full|whole|precious|points?|pips?|ticks?|boxes?|"
+    r"marks?|levels?|of|your|his|her|their|its|the|challenge|action|oracle|net|d\d+)\s+)"
+)
+# After a term: punctuation, the end, or a word that does not make the term a modifier
+# ("three supply crates" is prose; "three supply, and" is not).
+_TERM_END = (
+    r"(?=\s*(?:[.,;:!?)\]—\-]|$)|\s+(?:and|or|but|to|from|for|as|in|on|at|now|left|remaining|"
+    r"lost|gained|back|each|per|instead|total|again|more|less|which|while|with|until|the|your|"
+    r"his|her|their|its|a|an|this|that|into|if|so|then|points?|ticks?|boxes?|on|off|away|"
+    r"damage|harm)\b)"
+)
+_NUM_END = (
+    r"(?=\s*(?:[.,;:!?)\]—\-]|$)|\s+(?:and|or|but|as|now|left|remaining|points?|ticks?|boxes?|"
+    r"total|again|more|less|while|with|until|then|so)\b)"
+)
+_DICE_NOTATION = re.compile(
+    r"\b\d*d\d+(?:[+\-]\d+)?\b|\b\d+:\d\d\b|\b\d+(?:st|nd|rd|th)\b|\d+\.\d+"
+)
+_DIGIT = re.compile(r"(?<![\w])[+\-]?(\d{1,3}(?:,\d{3})+|\d+)(?:\s*%)?(?![\w])")
+_ROLL_CONTEXT = r"(?:roll(?:s|ed)?|total(?:s|led)?|score[sd]?|tn|dc|result|rolled an?|got an?)"
+# A digit used as prose: counting a noun that is no game term ("3 guards", "7 silver") ...
+_PROSE_COUNT = re.compile(
+    r"\s+(?!(?:and|or|but|to|from|for|as|in|on|at|now|left|more|less|of|the|your|points?|"
+    r"ticks?|boxes?|times|on|off|against|vs|versus|plus|minus|per|each)\b)[a-z][a-z\-]*"
+)
+# ... or naming a place or thing ("Room 4", "Pier 9", "berth 12", "No. 7").
+_PROSE_LABEL = re.compile(
+    r"\b(?:room|rooms|pier|dock|berth|cell|gate|platform|row|door|floor|apartment|suite|no\.|"
+    r"number|chapter|section|page|street|avenue|route|track|station|locker|car|bay|block|ward|"
+    r"bus|train|flight|box|case|file|exhibit|table|seat|pew|stall|house|building|tower|"
+    r"lot|unit|grave|plot|vault|hold|deck|cabin|hatch|gun|cannon|bunk|shelf|drawer)\s+$"
+)
+
+
+@dataclass(frozen=True)
+class _NumberPatterns:
+    before: re.Pattern[str]  # a number, then a term: "lose three momentum", "+2 health"
+    after: re.Pattern[str]  # a term, then a number: "momentum drops to zero"
+    attached: re.Pattern[str]  # a term or a roll just before a digit: "rolled 150"
+    term_word: re.Pattern[str]  # a word that may open a term
+
+
+@lru_cache(maxsize=16)
+def _number_patterns(system: str) -> _NumberPatterns:
+    """Compiled for one system's terms. ``before`` and ``after`` are tried only where a number
+    or a term stands (no leading \\b: see _Family)."""
+    terms = TERMS.get(system, _COMMON_TERMS)
+    alternatives = "|".join(terms)
+    word = "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
+    num = rf"(?:[+\-]?\d+|{word})"
+    return _NumberPatterns(
+        before=re.compile(rf"(?P<n>{num})\s+{_FILLER}{{0,3}}(?P<t>{alternatives})\b{_TERM_END}"),
+        after=re.compile(
+            rf"(?P<t>{alternatives})\b(?:\s+\w+){{0,2}}?\s*(?:to|at|by|of|is|was|now|=|:)\s+"
+            rf"(?P<n>{num})\b{_NUM_END}"
+        ),
+        attached=re.compile(rf"\b(?:{alternatives}|{_ROLL_CONTEXT})\b\W+(?:\w+\W+)?$"),
+        term_word=re.compile("|".join(t.split(" ")[0] for t in terms)),
+    )
+
+
+_TOKEN = re.compile(r"[+\-]?[\w']+")
+
+
+def _check_numbers(text: str, expect: Expectation) -> GuardCheck:
+    low = _DICE_NOTATION.sub(lambda m: " " * len(m.group()), text.lower())
+    if len(low) != len(text):  # a lower-casing that changed the length: quote from it instead
+        text = low
+    known = {abs(n) for n in expect.numbers}
+    pat = _number_patterns(expect.system)
+    bad: list[str] = []
+
+    def value(n: str) -> int:
+        return _WORD_NUMBERS[n] if n in _WORD_NUMBERS else abs(int(n.replace(",", "")))
+
+    claimed: set[tuple[int, int]] = set()
+    for token in _TOKEN.finditer(low):
+        word = token.group()
+        if word.lstrip("+-").isdigit() or word in _WORD_NUMBERS:
+            m = pat.before.match(low, token.start())
+        elif pat.term_word.fullmatch(word):
+            m = pat.after.match(low, token.start())
+        else:
+            continue
+        if m:
+            claimed.add(m.span("n"))
+            if value(m.group("n")) not in known:
+                bad.append(_excerpt(text, m.start(), m.end()))
+    for m in _DIGIT.finditer(low):
+        if m.span(1) in claimed or (m.start(1) - 1, m.end(1)) in claimed:
+            continue
+        n = value(m.group(1))
+        if n in known:
+            continue
+        window = low[max(0, m.start() - 40) : m.start()]
+        plain = m.group()[:1] not in "+-" and not m.group().endswith("%")
+        if (
+            plain
+            and not pat.attached.search(window)
+            and (n > 100 or _PROSE_COUNT.match(low, m.end()) or _PROSE_LABEL.search(window))
+        ):
+            continue  # a year, "3 guards", "Room 4": prose, not a game number
+        bad.append(_excerpt(text, m.start(), m.end()))
+    if bad:
+        reason = f"numbers the engine did not produce: {_quote_words(bad)}"
+        return GuardCheck(id="numbers", passed=False, reason=reason)
+    return GuardCheck(id="numbers", passed=True)
+
+
+# --- player agency -----------------------------------------------------------------------------
+
+_SPEECH = (
+    r"say|says|said|reply|replies|replied|answer|answers|answered|shout|shouts|shouted|yell|"
+    r"yells|yelled|whisper|whispers|whispered|mutter|mutters|muttered|murmur|murmurs|murmured|"
+    r"call|calls|called|cry|cries|cried|growl|growls|growled|snarl|snarls|snarled|hiss|hisses|"
+    r"hissed|bark|barks|barked|ask|asks|asked|tell|tells|told|declare|declares|declared|"
+    r"announce|announces|announced|insist|insists|insisted|plead|pleads|pleaded|beg|begs|begged|"
+    r"bellow|bellows|bellowed|roar|roars|roared|scream|screams|screamed|snap|snaps|snapped|"
+    r"retort|retorts|retorted|add|adds|added|breathe|breathes|breathed|sigh|sighs|sighed|"
+    r"promise|promises|promised|offer|offers|offered|demand|demands|demanded|warn|warns|warned|"
+    r"command|commands|commanded|order|orders|ordered|explain|explains|explained|confess|"
+    r"confesses|confessed|admit|admits|admitted|laugh|laughs|laughed|grunt|grunts|grunted|"
+    r"manage|manages|managed|begin|begins|began|continue|continues|continued|counter|counters|"
+    r"countered|lie|lies|lied|protest|protests|protested|agree|agrees|agreed"
+)
+# Words that may stand between the speaker and the verb ("you lean in and whisper"); another
+# subject or a verb of perceiving ("you hear the captain say") ends the attribution.
+_NOT_BETWEEN = re.compile(
+    r"\b(?:he|she|they|it|someone|somebody|everyone|nobody|who|which|that|hear|hears|heard|"
+    r"watch|watches|watched|see|sees|saw|listen|listens|let|lets|make|makes|made|as|while|when|"
+    r"wait|waits|i|we)\b"
+)
+_DECIDE = (
+    r"(?:decide|decides|decided|choose|chooses|chose|opt|opts|opted|elect|elects|elected|"
+    r"resolve|resolves|resolved)(?!\s+(?:nothing|your|his|her|their|yet|well|wisely|poorly|"
+    r"badly|carefully|quickly)\b)|agree|agrees|agreed|accept|accepts|accepted|refuse|refuses|"
+    r"refused|promise|promises|promised|consent|consents|consented|relent|relents|relented|"
+    r"concede|concedes|conceded|make up your mind|made up your mind|settle on|settled on|"
+    r"take the (?:deal|offer|bargain)|took the (?:deal|offer|bargain)|shake on it|shook on it|"
+    r"give in|gives in|gave in"
+)
+_FORCED = (
+    r"(?:feel|feels|felt) (?:\w+ )?(?:compelled|forced|obliged|obligated|driven|bound|"
+    r"duty-bound|pressured)|(?:have|has|had) no choice but|"
+    r"(?:are|is|were|was) (?:compelled|forced) to|(?:can't|cannot|couldn't) resist (?:the )?"
+    r"(?:urge|temptation|impulse|pull)|find (?:yourself|himself|herself) (?:agreeing|"
+    r"nodding|saying|accepting|deciding|choosing|promising|obeying|kneeling|surrendering|"
+    r"giving in|handing)"
+)
+_HYPOTHETICAL_CHOICE = re.compile(
+    r"\b(?:if|unless|whether|when|whenever|once|what|whatever|however|whichever|how|why|may|"
+    r"might|can|could|would|should|must|will|shall|need to|needs to|have to|has to|get to|"
+    r"free to|up to|ready to|about to|want to|wants to|for you to|let|lets|before|until|or)\b"
+    r"[^,;:—]*$|'ll\b[^,;:—]*$|'d\b[^,;:—]*$"
+)
+
+
+_NOT_MODAL = (
+    r"(?!(?:may|might|can|could|must|will|would|should|shall|need|needs|get|gets|have|has)\b)"
+)
+
+
+@dataclass(frozen=True)
+class _AgencyPatterns:
+    """Compiled for one character name; the phrases opening with the subject ("you", the name)
+    are tried only where it stands (their leading \\b is dropped: see _Family)."""
+
+    subject: re.Pattern[str]
+    speaks_before: re.Pattern[str]
+    speaks_after: re.Pattern[str]
+    pronoun_speaks: re.Pattern[str]  # in the quote-blanked text: '"…" he whispers'
+    chooses: re.Pattern[str]
+    coordinated: re.Pattern[str]
+    told: re.Pattern[str]
+    participle: re.Pattern[str]
+
+
+@lru_cache(maxsize=64)
+def _agency(character: str | None) -> _AgencyPatterns:
+    names = _names(character)
+    pc = rf"(?:you|{names})"
+    # choices are tried only where the character stands, a pronoun included (_pronoun_subjects)
+    who = rf"(?:you|{names}|he|she)"
+    quote = "[\"']"
+    return _AgencyPatterns(
+        subject=re.compile(rf"\b{pc}\b"),
+        # you say, "…" / Kara leans in and whispers: "…"
+        speaks_before=re.compile(
+            rf"(?P<pc>{pc})\b(?P<between>(?:\s+[\w'\-]+){{0,8}}?)\s+(?P<v>{_SPEECH})\b"
+            rf"(?:\s+(?:him|her|them|it|the \w+|softly|quietly|simply|only|again|aloud|back))?"
+            rf"\s*[,:—]?\s*{quote}(?=\w|…|\.\.\.)"
+        ),
+        # "…," you reply / "…" says Kara
+        speaks_after=re.compile(
+            rf"[,!?…\-—]{quote}\s*(?:{pc}\s+(?:\w+ly\s+)?(?:{_SPEECH})\b|"
+            rf"(?:{_SPEECH})\s+{pc}\b)"
+        ),
+        pronoun_speaks=re.compile(
+            rf"\"…\"\s*(?P<a>he|she)\s+(?:\w+ly\s+)?(?:{_SPEECH})\b|"
+            rf"(?P<b>he|she)\b(?:\s+[\w'\-]+){{0,8}}?\s+(?:{_SPEECH})\b\s*[,:—]?\s*\"…\""
+        ),
+        # you decide to… / you nod and agree / Kara feels compelled to…
+        chooses=re.compile(
+            rf"{who}\s+(?:\w+ly\s+|then\s+|finally\s+|just\s+|simply\s+|{_NOT_MODAL}\w+\s+and\s+)?"
+            rf"(?:{_DECIDE}|{_FORCED})\b"
+        ),
+        # you haggle him down and decide to…
+        coordinated=re.compile(
+            rf"(?P<pc>{who})\b(?P<between>[^.;:!?\"\n]{{0,80}}?)\band (?:then )?(?P<v>{_DECIDE})\b"
+        ),
+        # you tell him that… / you assure her you'll… / you reply that…
+        told=re.compile(
+            rf"{who}\s+(?:(?:tell|tells|told|assure|assures|assured|inform|informs|informed)\s+"
+            r"(?:him|her|them|the \w+)\s+(?:that\b|you'll\b|you will\b|you'd\b|you won't\b|"
+            r"you can\b|you're\b)|(?:\w+ly\s+)?(?:say|says|said|reply|replies|replied|answer|"
+            r"answers|answered|explain|explains|explained|insist|insists|insisted|admit|admits|"
+            r"admitted|confess|confesses|confessed|lie|lies|lied|swear|swears|swore|whisper|"
+            r"whispers|whispered|shout|shouts|shouted)\s+(?:to \w+\s+)?that\b)"
+        ),
+        participle=re.compile(r"^(?:deciding|choosing|resolving|agreeing|opting)\b.*\byou\b", re.M),
+    )
+
+
+def _agrees(verb: str, subject_is_you: bool) -> bool:
+    """Whether a coordinated verb can have the player's character as subject ("you … and
+    decide", "Kara … and decides"), not some other noun ("the captain … and agrees")."""
+    verb = verb.split(" ")[0]
+    if verb.endswith("ed") or verb in ("chose", "took", "shook", "made"):
+        return True
+    return (verb.endswith("s") and not verb.endswith("ss")) != subject_is_you
+
+
+def _check_player_agency(
+    prepared: str, text: _Text, expect: Expectation, pronouns: list[int]
+) -> GuardCheck:
+    pat = _agency(expect.character)
+    speech: list[str] = []
+    if '"' in prepared or "'" in prepared:
+        low = prepared.lower()
+        for at in (m.start() for m in pat.subject.finditer(low)):
+            m = pat.speaks_before.match(low, at)
+            if not m or _NOT_BETWEEN.search(m.group("between")):
+                continue
+            if re.search(r"[.!?;\"]", m.group("between")) or _HYPOTHETICAL_CHOICE.search(
+                _clause_before(low, at)
+            ):
+                continue
+            speech.append(_excerpt(prepared, m.start(), m.end() + 12) + "…")
+        speech.extend(
+            _excerpt(prepared, m.start() + 1, m.end()) for m in pat.speaks_after.finditer(low)
+        )
+    joined = text.joined
+    for m in pat.pronoun_speaks.finditer(joined) if pronouns else ():
+        if m.start("a" if m.group("a") else "b") in pronouns:
+            speech.append(_excerpt(joined, m.start(), m.end()))
+    choices: list[str] = []
+    subjects = sorted([m.start() for m in pat.subject.finditer(joined)] + pronouns)
+    for at in subjects:
+        i = bisect_right(text.starts, at) - 1
+        sentence, local = text.sentences[i], at - text.starts[i]
+        if sentence.rstrip('"… ').endswith("?"):
+            continue
+        if _HYPOTHETICAL_CHOICE.search(_clause_before(sentence, local)):
+            continue
+        for p in (pat.chooses, pat.told):
+            if m := p.match(joined, at):
+                choices.append(_excerpt(joined, m.start(), m.end()))
+        m = pat.coordinated.match(joined, at)
+        if (
+            m
+            and not _NOT_BETWEEN.search(m.group("between"))
+            and _agrees(m.group("v"), m.group("pc") == "you")
+            and not _HYPOTHETICAL_CHOICE.search(
+                _clause_before(sentence, m.start("v") - text.starts[i])
+            )
+        ):
+            choices.append(_excerpt(joined, m.start(), m.end()))
+    choices.extend(
+        _excerpt(joined, m.start(), m.end()).split(",")[0] for m in pat.participle.finditer(joined)
+    )
+    problems = []
+    if speech:
+        problems.append(f"the player's character is made to speak: {_quote_words(speech)}")
+    if choices:
+        problems.append(f"the player's character is made to choose: {_quote_words(choices)}")
+    if problems:
+        return GuardCheck(id="player_agency", passed=False, reason="; ".join(problems))
+    return GuardCheck(id="player_agency", passed=True)
+
+
+# --- the check ---------------------------------------------------------------------------------
+
+
+def check_narration(text: str, expect: Expectation) -> GuardReport:
+    """Check a narration (or the part of it streamed so far) against the engine's outcome.
+
+    Every check flags only what the text says, never what it has not said yet, so a prefix
+    that passes stays passing until a sentence that contradicts the outcome arrives."""
+    prepared = _prepare(text)
+    sentences = _Text.of(prepared)
+    pronouns = _pronoun_subjects(sentences, expect.character)
+    checks = [
+        _check_outcome(sentences, expect, pronouns),
+        _check_answer(sentences, expect),
+        _check_numbers(prepared, expect),
+        _check_player_agency(prepared, sentences, expect, pronouns),
+    ]
+    return GuardReport(passed=all(c.passed for c in checks), checks=checks)

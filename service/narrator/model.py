@@ -1,0 +1,214 @@
+"""Model plumbing: LangChain ``ChatOpenAI`` behind one small interface, with call counting.
+
+Kept apart from the prompts and from the narration logic (as simonw/llm does): everything above
+this module sees ``ChatModel`` and ``ModelError`` only, so tests can swap the model and every
+failure of a model call, whatever its cause, arrives as one error with a readable reason.
+
+Retries are ours, not the OpenAI client's (it is built with ``max_retries=0``), so that every
+HTTP request sent to the model is counted in the response's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import openai
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from prompts import RenderedPrompt
+from service.settings import Settings
+
+log = logging.getLogger(__name__)
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+class ModelError(Exception):
+    """A model call that produced no usable reply: the reason is shown to the caller."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Calls:
+    """The model calls of one request (each HTTP request sent to the model counts once)."""
+
+    count: int = 0
+    log: list[str] = field(default_factory=list)
+
+    def add(self, what: str) -> None:
+        self.count += 1
+        self.log.append(what)
+
+
+class ChatModel(Protocol):
+    name: str
+
+    async def complete(
+        self, prompt: RenderedPrompt, calls: Calls, *, json_reply: bool = False
+    ) -> str: ...
+
+    def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]: ...
+
+
+def _messages(prompt: RenderedPrompt) -> list[BaseMessage]:
+    return [SystemMessage(prompt.system), HumanMessage(prompt.user)]
+
+
+def _reason(exc: BaseException) -> str:
+    """A short, key-free description of why a call failed."""
+    if isinstance(exc, TimeoutError | openai.APITimeoutError):
+        return "the model did not answer in time"
+    if isinstance(exc, openai.APIStatusError):
+        return f"the model server answered HTTP {exc.status_code}"
+    if isinstance(exc, openai.APIConnectionError):
+        return "the model server could not be reached"
+    return f"the model call failed ({type(exc).__name__})"
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code >= 500 or exc.status_code == 429
+    return isinstance(exc, TimeoutError | openai.APITimeoutError | openai.APIConnectionError)
+
+
+def _refuses_response_format(exc: BaseException) -> bool:
+    if not isinstance(exc, openai.APIStatusError) or not 400 <= exc.status_code < 500:
+        return False
+    text = f"{exc.message} {exc.body}".lower()
+    return "response_format" in text or "json_object" in text or "json_schema" in text
+
+
+def _text(content: Any) -> str:
+    """Message content as text (a few servers send a list of parts)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+    return ""
+
+
+class OpenAICompatibleModel:
+    """An OpenAI-compatible chat endpoint through LangChain's ChatOpenAI."""
+
+    def __init__(self, settings: Settings) -> None:
+        from langchain_openai import ChatOpenAI
+
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+        self.name = settings.model or DEFAULT_MODEL
+        self.timeout = settings.model_timeout
+        self.retries = settings.model_max_retries
+        # Local servers (llama.cpp, Ollama, LM Studio) need no key, but the client insists on one.
+        self.chat = ChatOpenAI(
+            model=self.name,
+            api_key=key or "not-needed",  # type: ignore[arg-type]
+            base_url=settings.openai_base_url,
+            timeout=settings.model_timeout,
+            max_retries=0,
+            temperature=settings.model_temperature,
+            max_tokens=settings.model_max_tokens,  # type: ignore[call-arg]
+        )
+        self.json_mode = settings.model_json_mode == "json_object"
+
+    async def complete(
+        self, prompt: RenderedPrompt, calls: Calls, *, json_reply: bool = False
+    ) -> str:
+        attempt = 0
+        while True:
+            use_format = json_reply and self.json_mode
+            chat: Any = (
+                self.chat.bind(response_format={"type": "json_object"}) if use_format else self.chat
+            )
+            calls.add("json" if json_reply else "complete")
+            try:
+                async with asyncio.timeout(self.timeout):
+                    reply = await chat.ainvoke(_messages(prompt))
+                text = _text(reply.content)
+                if not text.strip():
+                    raise ModelError("the model's reply was empty")
+                return text
+            except ModelError:
+                raise
+            except Exception as exc:
+                if use_format and _refuses_response_format(exc):
+                    # The server refuses response_format (llama.cpp refuses json_schema; some
+                    # refuse json_object): ask for JSON in the prompt only, from now on.
+                    log.warning("the model server refuses response_format; asking in the prompt")
+                    self.json_mode = False
+                    continue
+                if attempt < self.retries and _retryable(exc):
+                    attempt += 1
+                    continue
+                log.warning("model call failed: %s", _reason(exc))
+                raise ModelError(_reason(exc)) from None
+
+    async def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]:
+        attempt = 0
+        while True:
+            calls.add("stream")
+            started = False
+            finished = False
+            chunks = self.chat.astream(_messages(prompt)).__aiter__()
+            try:
+                while True:
+                    # The deadline is per chunk (never across a yield): a server that stops
+                    # sending times out, a long reply that keeps coming does not.
+                    try:
+                        async with asyncio.timeout(self.timeout):
+                            chunk = await chunks.__anext__()
+                    except StopAsyncIteration:
+                        break
+                    if chunk.response_metadata.get("finish_reason"):
+                        finished = True
+                    text = _text(chunk.content)
+                    if text:
+                        started = True
+                        yield text
+                if not started:
+                    raise ModelError("the model's reply was empty")
+                if not finished:
+                    raise ModelError("the model's stream ended before the reply was finished")
+                return
+            except ModelError:
+                raise
+            except Exception as exc:
+                if not started and attempt < self.retries and _retryable(exc):
+                    attempt += 1
+                    continue
+                log.warning("model stream failed: %s", _reason(exc))
+                raise ModelError(_reason(exc)) from None
+            finally:
+                # A client that disconnects closes this generator: the model's stream goes too.
+                await chunks.aclose()  # type: ignore[attr-defined]
+
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    """The first JSON object in a reply: bare, in a code fence, or amid prose. ValueError if none."""
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    for candidate in candidates:
+        start = candidate.find("{")
+        while start != -1:
+            try:
+                value, _ = json.JSONDecoder().raw_decode(candidate[start:])
+            except json.JSONDecodeError:
+                start = candidate.find("{", start + 1)
+                continue
+            if isinstance(value, dict):
+                return value
+            start = candidate.find("{", start + 1)
+    raise ValueError("no JSON object in the reply")
+
+
+def build_model(settings: Settings) -> ChatModel | None:
+    """The configured model, or None for the offline narrator."""
+    return OpenAICompatibleModel(settings) if settings.model_configured else None

@@ -1,0 +1,178 @@
+"""One narrated reply: ask the model, check what it says, retry once, or fall back offline.
+
+The same generator serves a plain JSON response and a server-sent event stream, so the two can
+never disagree. It yields ``Token`` (narration text the caller may show), ``Discard`` (the
+tokens shown so far are withdrawn: the guard rejected them or the stream broke) and finally
+``Done`` with the authoritative text and the ``Narrated`` record.
+
+While streaming, text is released a sentence at a time, and only after the guard has passed the
+whole text so far; so a contradiction is normally caught before any of it reaches the caller,
+and when it is caught later the caller is told to discard what it has. A sentence the guard
+rejects is held until the next one, which may qualify it ("You reach the ledge. But it
+crumbles"); rejected twice in a row, the reply is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from prompts import RenderedPrompt
+from service.narrator.guard import Expectation, GuardReport, check_narration
+from service.narrator.model import Calls, ChatModel, ModelError
+from service.narrator.records import Narrated
+
+NO_MODEL = "no model configured"
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+
+
+@dataclass(frozen=True)
+class Discard:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Done:
+    text: str
+    narrated: Narrated
+
+
+Event = Token | Discard | Done
+# A check of the text so far; None when it passes.
+Check = Callable[[str], GuardReport]
+
+# The end of a sentence: terminal punctuation (and closing quotes), then white space.
+_BOUNDARY = re.compile(r"[.!?…][\"”’)]*\s+")
+
+
+def _release_point(buffer: str) -> int:
+    """How much of the buffer is whole sentences (outside an open quotation)."""
+    last = 0
+    for m in _BOUNDARY.finditer(buffer):
+        head = buffer[: m.end()]
+        if (head.count('"') % 2 == 0) and head.count("“") <= head.count("”"):
+            last = m.end()
+    return last
+
+
+class GuardFailed(Exception):
+    def __init__(self, report: GuardReport) -> None:
+        super().__init__(report.reason())
+        self.report = report
+
+
+def guard_for(expectation: Expectation | None) -> Check | None:
+    if expectation is None:
+        return None
+    return lambda text: check_narration(text, expectation)
+
+
+async def narrate(
+    *,
+    model: ChatModel | None,
+    prompt: Callable[[str], RenderedPrompt],
+    offline: str,
+    check: Check | None,
+    calls: Calls,
+    stream: bool,
+    shape: Callable[[str, bool], str] | None = None,
+) -> AsyncIterator[Event]:
+    """``prompt(correction)`` renders the task's prompt; the correction is empty the first time
+    and names the guard's reason on the retry. ``shape(text, first)`` rewrites each piece of
+    model text before it is shown (the rules chat marks unverified quotations with it)."""
+
+    def show(text: str, first: bool) -> str:
+        return shape(text, first) if shape is not None else text
+
+    if model is None:
+        yield Token(offline)
+        yield Done(offline, Narrated(narrator="offline", reason=NO_MODEL, calls=0))
+        return
+
+    rejected: list[str] = []
+    correction = ""
+    fallback_reason = ""
+    last_report: GuardReport | None = None
+    for attempt in (1, 2):
+        released = ""
+        held: GuardReport | None = None
+        try:
+            buffer = ""
+            replies = model.stream(prompt(correction), calls) if stream else None
+            if replies is None:
+                buffer = await model.complete(prompt(correction), calls)
+            else:
+                async for delta in replies:
+                    buffer += delta
+                    cut = _release_point(buffer)
+                    if cut:
+                        candidate = released + buffer[:cut]
+                        report = check(candidate) if check is not None else None
+                        if report is not None and not report.passed:
+                            if held is not None:
+                                await replies.aclose()  # type: ignore[attr-defined]
+                                raise GuardFailed(report)
+                            # Held, not failed: the next sentence may qualify this one ("You
+                            # reach the ledge. But it crumbles..."); two in a row fail.
+                            held = report
+                            continue
+                        held = None
+                        yield Token(show(buffer[:cut], not released))
+                        released, buffer = candidate, buffer[cut:]
+            full = (released + buffer).strip()
+            if not full:
+                raise ModelError("the model's reply was empty")
+            report = check(full) if check is not None else None
+            if report is not None and not report.passed:
+                raise GuardFailed(report)
+            if buffer.strip():
+                yield Token(show(buffer, not released))
+            yield Done(
+                full,
+                Narrated(
+                    narrator="model",
+                    reason="model",
+                    model=model.name,
+                    calls=calls.count,
+                    guard=report,
+                    rejected=rejected,
+                ),
+            )
+            return
+        except GuardFailed as failed:
+            last_report = failed.report
+            reason = failed.report.reason()
+            rejected.append(f"attempt {attempt}: {reason}")
+            if released:
+                yield Discard(f"the narration failed the guard: {reason}")
+            if attempt == 1:
+                correction = (
+                    "\nYour previous narration was rejected because it contradicted the "
+                    f"engine's result: {reason}. Write it again, consistent with the result."
+                )
+                continue
+            fallback_reason = (
+                f"the model's narration failed the {', '.join(failed.report.failed)} check twice"
+            )
+        except ModelError as exc:
+            if released:
+                yield Discard(exc.reason)
+            fallback_reason = exc.reason
+            break
+    yield Token(offline)
+    yield Done(
+        offline,
+        Narrated(
+            narrator="offline",
+            reason=fallback_reason,
+            model=model.name,
+            calls=calls.count,
+            guard=last_report,
+            rejected=rejected,
+        ),
+    )

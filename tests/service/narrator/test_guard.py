@@ -1,0 +1,701 @@
+"""The narration guard: measured on labelled narrations, then one test per ruling.
+
+House rule: each rule's test quotes the source sentence it reads.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict
+
+from rules.catalog import load_moves
+from rules.models import Resolution
+from rules.registry import all_systems, resolve_roll
+from service.narrator.guard import (
+    CHECKS,
+    DRAWS,
+    POLARITIES,
+    Expectation,
+    GuardReport,
+    check_narration,
+    expectation_from,
+    polarity_of,
+)
+
+DATA = Path(__file__).with_name("narrations.yaml")
+CATCH_AT_LEAST = 0.90
+FALSE_ALARMS_AT_MOST = 0.05
+# dev: the target; heldout: a regression floor under its measured 85.7% (never tuned on).
+CATCH_FLOORS = {"dev": CATCH_AT_LEAST, "heldout": 0.80}
+
+
+# --- the labelled set ----------------------------------------------------------------------
+
+
+class Labelled(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    system: str
+    kind: str
+    outcome: str
+    match: bool | None
+    numbers: list[int]
+    character: str | None
+    text: str
+    label: Literal["consistent", "contradicting"]
+    check: Literal["outcome", "answer", "numbers", "player_agency"] | None = None
+    note: str | None = None
+
+    def expectation(self) -> Expectation:
+        return Expectation(
+            system=self.system,
+            outcome=self.outcome,
+            polarity=polarity_of(self.system, self.kind, self.outcome),
+            match=self.match,
+            numbers=frozenset(self.numbers),
+            character=self.character,
+        )
+
+
+@cache
+def labelled() -> dict[str, list[Labelled]]:
+    raw = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    return {split: [Labelled.model_validate(e) for e in raw[split]] for split in raw}
+
+
+def test_the_labelled_set_is_large_balanced_and_well_formed() -> None:
+    data = labelled()
+    assert set(data) >= {"dev", "heldout"}
+    assert len(data["dev"]) >= 100
+    assert len(data["heldout"]) >= 60
+    every = [e for split in data.values() for e in split]
+    assert len({e.id for e in every}) == len(every), "ids are unique"
+    systems = {s.id for s in all_systems()}
+    for split, entries in data.items():
+        assert len({e.system for e in entries}) >= 4, split
+        share = Counter(e.label for e in entries)["contradicting"] / len(entries)
+        assert 0.4 <= share <= 0.6, f"{split}: {share:.0%} contradicting"
+        for e in entries:
+            assert e.system in systems, e.id
+            assert (e.check is None) == (e.label == "consistent"), e.id
+            if e.check == "outcome":
+                assert polarity_of(e.system, e.kind, e.outcome) != "neutral" or e.outcome in DRAWS
+
+
+def _rates(entries: list[Labelled]) -> tuple[int, int, int, int, int]:
+    caught = by_named = contradicting = alarms = consistent = 0
+    for e in entries:
+        report = check_narration(e.text, e.expectation())
+        if e.label == "contradicting":
+            contradicting += 1
+            caught += not report.passed
+            by_named += e.check in report.failed
+        else:
+            consistent += 1
+            alarms += not report.passed
+    return caught, contradicting, alarms, consistent, by_named
+
+
+@pytest.mark.parametrize("split", ["dev", "heldout", "heldout_final"])
+def test_catch_rate_and_false_alarms_on_the_labelled_set(
+    split: str, guard_rates: dict[str, str]
+) -> None:
+    if split not in labelled():
+        pytest.skip(f"no {split} split")
+    caught, contradicting, alarms, consistent, by_named = _rates(labelled()[split])
+    catch, false_alarms = caught / contradicting, alarms / consistent
+    line = (
+        f"{split:>13}: caught {caught}/{contradicting} contradictions ({catch:.1%}; "
+        f"{by_named} by the check named in the label), "
+        f"false alarms {alarms}/{consistent} consistent ({false_alarms:.1%})"
+    )
+    guard_rates[split] = line
+    # False alarms cost a model call each: at most 5% on every split, the blind ones included.
+    assert false_alarms <= FALSE_ALARMS_AT_MOST, line
+    # The catch target (90%) holds on dev; held-out (never tuned on, 85.7% when last measured)
+    # keeps a regression floor below it, and heldout_final (blind) is measured and printed only:
+    # the closing note reports both as they are.
+    if split in CATCH_FLOORS:
+        assert catch >= CATCH_FLOORS[split], line
+
+
+def test_a_consistent_narration_passes_at_every_sentence_while_streaming() -> None:
+    """The service checks the text so far at each sentence boundary: a narration that passes
+    whole must not be rejected halfway (dev split; the held-out split is only measured)."""
+    for e in labelled()["dev"]:
+        if e.label != "consistent":
+            continue
+        sentences = re.split(r"(?<=[.!?])\s+", e.text.strip())
+        for i in range(1, len(sentences) + 1):
+            prefix = " ".join(sentences[:i])
+            assert check_narration(prefix, e.expectation()).passed, (e.id, prefix)
+
+
+def test_numbers_answer_and_agency_never_take_back_a_flag() -> None:
+    """Those three checks read each sentence on its own: what fails on a prefix fails on the
+    whole text (only the outcome check lets a later "But ..." undo a claim)."""
+    for e in (e for split in labelled().values() for e in split):
+        sentences = re.split(r"(?<=[.!?])\s+", e.text.strip())
+        whole = set(check_narration(e.text, e.expectation()).failed)
+        for i in range(1, len(sentences)):
+            failed = set(check_narration(" ".join(sentences[:i]), e.expectation()).failed)
+            assert failed - {"outcome"} <= whole, (e.id, i)
+
+
+# --- polarity ------------------------------------------------------------------------------
+
+# The brief's list of the engine's outcome strings, by (system, kind).
+SUNDERED_BANDED = (
+    "action", "progress", "endure_harm", "endure_stress", "companion_takes_a_hit",
+    "withstand_damage", "heal", "hearten", "resupply", "repair", "sojourn",
+)  # fmt: skip
+ENGINE_OUTCOMES: dict[tuple[str, str], set[str]] = {
+    **{("sundered_isles", k): {"miss", "weak_hit", "strong_hit"} for k in SUNDERED_BANDED},
+    ("sundered_isles", "move"): {"miss", "weak_hit", "strong_hit", "yes", "no", "no_roll"},
+    ("sundered_isles", "oracle"): {"yes", "no"},
+    **{
+        ("elegy", k): {"miss", "weak_hit", "strong_hit"}
+        for k in ("action", "conclusion", "power", "ritual", "move")
+    },
+    ("elegy", "oracle"): {"yes", "no"},
+    ("go_forth", "check"): {"success", "failure"},
+    ("go_forth", "effort"): {"hit", "graze"},
+    ("go_forth", "contest"): {"win", "loss", "tie"},
+    ("storyteller", "simple"): {"success", "failure", "botch"},
+    ("storyteller", "extended"): {"success", "failure", "botch"},
+    ("storyteller", "teamwork"): {"success", "failure", "botch"},
+    ("storyteller", "resisted"): {"win", "loss", "tie", "botch"},
+    ("storyteller", "extended_resisted"): {"win", "loss", "tie", "botch", "continue"},
+    ("roll_under", "save"): {"success", "failure"},
+    ("roll_under", "aid"): {"success", "failure"},
+    ("roll_under", "interfere"): {"success", "failure"},
+    ("roll_under", "deed"): {"spectacular_success", "success", "failure", "miserable_failure"},
+    ("roll_under", "opposed"): {"actor_wins", "opponent_wins", "stalemate"},
+}
+# Outcomes that are neither success nor failure, on purpose: nobody wins a tie or a stalemate
+# ("neither side wins ... the situation stays as it was"), an extended contest may simply go
+# on, and a move without a roll (Pay the Price) only reports a table row.
+NEUTRAL_ON_PURPOSE = {"tie", "stalemate", "continue", "no_roll"}
+
+
+@cache
+def engine_outcomes() -> dict[tuple[str, str], set[str]]:
+    """Every outcome each roll kind's examples produce, over enough seeds to see them all."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    for system in all_systems():
+        for kind_id, kind in system.roll_kinds.items():
+            if kind_id in ("table", "expression"):
+                continue
+            outcomes = seen.setdefault((system.id, kind_id), set())
+            wanted = ENGINE_OUTCOMES.get((system.id, kind_id), set())
+            for example in kind.examples:
+                for seed in range(400):
+                    outcomes.add(resolve_roll(system.id, kind_id, example, seed=seed).outcome)
+                    if wanted and wanted <= outcomes and seed >= 40:
+                        break
+    return seen
+
+
+def test_the_polarity_table_covers_the_engines_outcome_strings() -> None:
+    seen = engine_outcomes()
+    for (system, kind), outcomes in ENGINE_OUTCOMES.items():
+        assert seen[(system, kind)] == outcomes, (system, kind)
+        assert set(POLARITIES[system][kind]) == outcomes, (system, kind)
+
+
+def test_polarity_is_defined_for_every_outcome_of_the_rolled_kinds() -> None:
+    for (system, kind), outcomes in ENGINE_OUTCOMES.items():
+        for outcome in outcomes - NEUTRAL_ON_PURPOSE:
+            assert polarity_of(system, kind, outcome) != "neutral", (system, kind, outcome)
+        for outcome in outcomes & NEUTRAL_ON_PURPOSE:
+            assert polarity_of(system, kind, outcome) == "neutral", (system, kind, outcome)
+
+
+def test_other_kinds_and_unknown_outcomes_are_neutral() -> None:
+    for (system, kind), outcomes in engine_outcomes().items():
+        if (system, kind) in ENGINE_OUTCOMES or kind == "multiple":
+            continue
+        for outcome in outcomes:  # meters, tracks, damage, wounds, initiative, ...
+            assert polarity_of(system, kind, outcome) == "neutral", (system, kind, outcome)
+    table = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, seed=3)
+    assert polarity_of("sundered_isles", "table", table.outcome) == "neutral"  # a row range
+    assert polarity_of("sundered_isles", "action", "triumph") == "neutral"
+    assert polarity_of("nowhere", "action", "strong_hit") == "neutral"
+
+
+def test_storyteller_multiple_actions_have_a_polarity_only_when_they_agree() -> None:
+    # "The player first declares how many actions they wish to take": one outcome per action.
+    assert polarity_of("storyteller", "multiple", "success,success") == "success"
+    assert polarity_of("storyteller", "multiple", "failure,botch,failure") == "failure"
+    assert polarity_of("storyteller", "multiple", "success,failure") == "neutral"
+
+
+def test_rulings_on_polarity() -> None:
+    # "On a weak hit, you succeed, but not without a cost." (Face Danger)
+    assert polarity_of("sundered_isles", "move", "weak_hit") == "mixed"
+    # "On a miss, you get hungrier and the power is activated, but not without consequences."
+    assert polarity_of("elegy", "power", "miss") == "mixed"
+    # "If you miss: You Graze, dealing your Effort modifier in damage"
+    assert polarity_of("go_forth", "effort", "graze") == "failure"
+    # "If you roll a botch while having zero successes ... the action is botched. This is a DnD
+    # critical failure."
+    assert polarity_of("storyteller", "simple", "botch") == "failure"
+    # "On a twenty, the deed fails miserably, and the intended result happens to your character"
+    assert polarity_of("roll_under", "deed", "miserable_failure") == "failure"
+
+
+# --- expectation_from ----------------------------------------------------------------------
+
+
+def _face_danger(dice: list[int]) -> Resolution:
+    params = {"move": "face_danger", "stat": "edge", "stat_value": 2, "momentum": 4}
+    return resolve_roll("sundered_isles", "move", params, dice=dice)
+
+
+def test_expectation_from_collects_every_number_the_engine_produced() -> None:
+    r = _face_danger([6, 2, 7])  # action 6 + edge 2 = 8: beats 2 and 7
+    e = expectation_from(r, character="Kara", extra_numbers=[12])
+    assert (e.system, e.outcome, e.polarity, e.match, e.character) == (
+        "sundered_isles", "strong_hit", "success", False, "Kara",
+    )  # fmt: skip
+    assert {6, 2, 7, 8, 4, 1, 12} <= e.numbers  # dice, score, edge, momentum, +1, extra
+    # held only implicitly: momentum after the +1, and how many dice were rolled
+    assert {5, 3} <= e.numbers
+
+
+def test_expectation_from_leaves_out_the_seed() -> None:
+    r = resolve_roll("go_forth", "check", {"roll_bonus": 3, "tn": 13}, seed=987_654_321)
+    assert 987_654_321 not in expectation_from(r).numbers
+
+
+def test_expectation_from_has_a_tables_row_range_and_a_yes_no_tables_answer() -> None:
+    r = resolve_roll("sundered_isles", "table", {"table": "begin_a_session"}, dice=[24])
+    assert {21, 30, 24} <= expectation_from(r).numbers  # row 21-30
+    yes_no = resolve_roll("elegy", "table", {"table": "yes_no_likely"}, dice=[24])
+    assert yes_no.text == "No"
+    assert expectation_from(yes_no).polarity == "no"
+
+
+def test_expectation_from_reads_a_moves_own_band() -> None:
+    # Use Power through the generic move kind: "On a miss, ... the power is activated".
+    params = {"move": "use_power", "stat": "force", "stat_value": 2, "focus": 2}
+    r = resolve_roll("elegy", "move", params, dice=[9, 8])
+    assert r.outcome == "miss"
+    assert expectation_from(r).polarity == "mixed"
+
+
+def test_the_engines_own_outcome_text_passes_for_every_example_roll() -> None:
+    for system in all_systems():
+        for kind_id, kind in system.roll_kinds.items():
+            for example in kind.examples:
+                for seed in range(12):
+                    r = resolve_roll(system.id, kind_id, example, seed=seed)
+                    if r.text:
+                        report = check_narration(r.text, expectation_from(r))
+                        assert report.passed, (system.id, kind_id, r.outcome, report.reason())
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def _expect(
+    system: str,
+    kind: str,
+    outcome: str,
+    numbers: tuple[int, ...] = (),
+    character: str | None = None,
+) -> Expectation:
+    return Expectation(
+        system=system,
+        outcome=outcome,
+        polarity=polarity_of(system, kind, outcome),
+        numbers=frozenset(numbers),
+        character=character,
+    )
+
+
+def failed(text: str, expect: Expectation) -> list[str]:
+    return check_narration(text, expect).failed
+
+
+MISS = _expect("sundered_isles", "move", "miss", (1, 2, 3, 8, 9))
+WEAK = _expect("sundered_isles", "move", "weak_hit", (1, 2, 3, 6, 8))
+STRONG = _expect("sundered_isles", "move", "strong_hit", (1, 2, 3, 4, 5, 6), "Kara")
+
+
+def test_the_report_names_each_check_and_what_failed() -> None:
+    report = check_narration("You succeed! Take +4 momentum.", MISS)
+    assert [c.id for c in report.checks] == list(CHECKS)
+    assert not report.passed
+    assert report.failed == ["outcome", "numbers"]
+    assert report.reason() == (
+        "a miss told as success: 'you succeed'; numbers the engine did not produce: '+4 momentum'"
+    )
+    dumped = report.model_dump()
+    assert dumped["failed"] == ["outcome", "numbers"]  # the response says which check failed
+    assert GuardReport.model_validate(dumped) == report
+    with pytest.raises(ValueError):
+        report.passed = True  # type: ignore[misc]
+
+
+def test_nothing_said_yet_passes() -> None:
+    for expect in (MISS, WEAK, STRONG, _expect("elegy", "oracle", "no")):
+        assert check_narration("", expect).passed
+
+
+# --- outcome -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expect", "flagged"),
+    [
+        # "On a miss, you fail, or a momentary success is undermined by a dire turn of events."
+        ("You vault the rail and land cleanly on the quarterdeck.", MISS, True),
+        ("You succeed in picking the lock.", MISS, True),
+        ("Victory is yours: the cutter strikes her colours.", MISS, True),
+        ("You fail, and the rope snaps.", MISS, False),
+        ("For a moment you succeed, until the rope snaps.", MISS, False),
+        ("You reach the ledge. But it crumbles under your boots.", MISS, False),
+        ("The cutter succeeds in running you down.", MISS, False),
+        ("If you succeed, the harbour is yours.", MISS, False),
+        # "On a strong hit, you are successful. Take +1 momentum."
+        ("You fail to make landfall and are driven out to sea.", STRONG, True),
+        ("Kara's ritual fails; the candles gutter out.", STRONG, True),
+        ("You lose your footing and tumble into the surf.", STRONG, True),
+        ("You slip the blockade, but not without a cost.", STRONG, True),
+        ("The guard fails to notice you.", STRONG, False),
+        ("You don't fail them this time.", STRONG, False),
+        ("Kara is successful. Take +1 momentum.", STRONG, False),
+        # "On a weak hit, you succeed, but not without a cost. Make a suffer move (-1)."
+        ("You succeed, but your pistol is lost in the scramble.", WEAK, False),
+        ("You get the map, but you fail to notice the second guard.", WEAK, False),
+        ("You have failed.", WEAK, True),
+        ("You slip past flawlessly; no one will ever know.", WEAK, True),
+        ("He trades you the map and asks for nothing in return.", WEAK, True),
+        # found across the labelled sets: idioms without "succeed" or "fail"
+        ("You palm the ring; the whole table is none the wiser.", MISS, True),
+        ("You send him sprawling into the stream.", MISS, True),
+        ("You get the letters out, but it costs you a burnt arm.", STRONG, True),
+        ("Three hours in the stacks and you are no closer to the name.", STRONG, True),
+        ("You escape with your life, and nothing else.", MISS, False),
+        ("The guard waves you through. You're in.", MISS, True),
+        ("The guard waves you through, straight into the arms of the watch.", MISS, False),
+        ("You strain at the lock, then give up and slink away.", WEAK, True),
+        ("You give up on the gate and climb the wall instead.", WEAK, False),
+    ],
+)
+def test_outcome(text: str, expect: Expectation, flagged: bool) -> None:
+    assert ("outcome" in failed(text, expect)) is flagged
+
+
+def test_outcome_of_other_systems() -> None:
+    # roll_under: "If the result is less than your character's Ability score, the Action succeeds.
+    # Otherwise, it fails."
+    save_failed = _expect("roll_under", "save", "failure")
+    assert failed("You dodge the falling portcullis easily.", save_failed) == ["outcome"]
+    assert failed("The darts hiss harmlessly overhead.", save_failed) == ["outcome"]
+    # someone else's attack falling short is the player's success
+    save = _expect("roll_under", "save", "success")
+    assert failed("The goblin's net falls short.", save) == []
+    assert failed("You fall short of the ledge.", save) == ["outcome"]
+    # storyteller: "This is a DnD critical failure. Comedy ensues."
+    botch = _expect("storyteller", "simple", "botch")
+    assert failed("You follow the trail flawlessly to the door.", botch) == ["outcome"]
+    assert failed("You botch it: the pick snaps in the lock.", botch) == []
+    assert failed("You botch it.", _expect("storyteller", "simple", "success")) == ["outcome"]
+    # go_forth: "If you miss: You Graze, dealing your Effort modifier in damage"
+    graze = _expect("go_forth", "effort", "graze")
+    assert failed("Your axe skims its hide: only a graze.", graze) == []
+    assert failed("A clean hit: your axe sinks to the haft.", graze) == ["outcome"]
+    # elegy Use Power: "On a miss, you get hungrier and the power is activated"
+    power = _expect("elegy", "power", "miss")
+    assert failed("The shadows answer and the power works, but the hunger claws.", power) == []
+
+
+def test_outcome_of_contests_and_draws() -> None:
+    # go_forth: "Contests ... Two characters oppose each other. Both roll — higher total wins."
+    loss = _expect("go_forth", "contest", "loss")
+    win = _expect("go_forth", "contest", "win")
+    assert failed("You win the bout.", loss) == ["outcome"]
+    assert failed("She wins the bout.", win) == ["outcome"]
+    assert failed("She wins the bout.", loss) == []
+    # The engine's ruling: "In a Contest neither side wins a tie: the situation stays as it was"
+    tie = _expect("go_forth", "contest", "tie")
+    assert failed("You win the bout.", tie) == ["outcome"]
+    assert failed("She beats you.", tie) == ["outcome"]
+    assert failed("Neither of you gives an inch.", tie) == []
+
+
+def test_the_character_by_name_and_by_pronoun() -> None:
+    kara = _expect("sundered_isles", "move", "strong_hit", (1,), "Kara Voss")
+    assert failed("Kara fails to make landfall.", kara) == ["outcome"]  # the first name
+    oda = _expect("go_forth", "check", "success", (), "Oda")
+    # the sentence after one opening with the name, no one else in between
+    assert failed("Oda studies the frost. She loses the trail.", oda) == ["outcome"]
+    assert failed("Oda studies the frost. She decides to turn back.", oda) == ["player_agency"]
+    theo = _expect("storyteller", "resisted", "win", (), "Theo")
+    said = 'Theo leans across the table. "Get out of my city," he whispers.'
+    assert failed(said, theo) == ["player_agency"]
+    # someone else is there: the pronoun may be theirs
+    assert failed("Kara offers the captain the pearls. He agrees.", kara) == []
+    assert failed("Oda waits. She comes at midnight and agrees to guide him.", oda) == []
+    # a narration that says "you": "she" is someone else
+    assert failed("You watch Oda's rival. She loses the trail.", oda) == []
+
+
+def test_band_names() -> None:
+    # "On a strong hit, ..." in the narrator's own words: "you score a strong hit" on a miss.
+    assert failed("You score a strong hit!", MISS) == ["outcome"]
+    assert failed("Strong hit: the boom swings clear.", WEAK) == ["outcome"]
+    # the rule's own conditional wording is not a claim
+    text = "If you do it, resolve this move as a strong hit."
+    assert failed(text, MISS) == []
+
+
+# --- answer --------------------------------------------------------------------------------
+
+# "Ask a yes/no question: Decide the odds of a yes, and roll on the table below to check the
+# answer."
+ORACLE_NO = _expect("sundered_isles", "oracle", "no")
+ORACLE_YES = _expect("sundered_isles", "oracle", "yes")
+
+
+@pytest.mark.parametrize(
+    ("text", "expect", "flagged"),
+    [
+        ("Yes — the harbour is guarded.", ORACLE_NO, True),
+        ("The answer is yes: guards walk the mole.", ORACLE_NO, True),
+        ("No. The cove is empty.", ORACLE_NO, False),
+        ("No one comes to the door.", ORACLE_NO, False),
+        # the ruling: a "yes" that affirms a negative fact answers a no ("Is anyone there?")
+        ("Yes, it's empty: nobody has been here in years.", ORACLE_NO, False),
+        ("The oracle says no: the keeper is long gone.", ORACLE_YES, True),
+        ("Alas, no. The Admiralty has never heard of you.", ORACLE_YES, True),
+        ("No — there's no sail out there.", ORACLE_YES, True),
+        ("No sign of the crew, but the hold is full of crates.", ORACLE_YES, False),
+        ("Yes, and she's flying the black flag.", ORACLE_YES, False),
+        ('"No," the keeper says, but his eyes flick to the cellar door.', ORACLE_YES, False),
+    ],
+)
+def test_answer(text: str, expect: Expectation, flagged: bool) -> None:
+    assert ("answer" in failed(text, expect)) is flagged
+
+
+def test_answer_is_only_checked_for_an_oracle() -> None:
+    assert failed("No. The rope holds.", STRONG) == []
+
+
+# --- numbers -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "flagged"),
+    [
+        # "On a weak hit, you succeed, but not without a cost. Make a suffer move (-1)."
+        ("Make a suffer move (-1).", False),
+        ("Take -2 health; your momentum drops to 3.", False),
+        ("Suffer -7 health.", True),
+        ("You lose four momentum.", True),
+        ("Your momentum drops to zero.", True),
+        ("Take two harm.", False),
+        ("Mark 3 progress.", False),
+        ("The bosun owes you 7 silver; Room 4 is booked under a false name.", False),
+        ("You rolled a 14.", True),  # a digit that is a game number: no prose around it
+        ("Take 7, and the cutter is yours.", True),
+        # prose numbers, unattached to a game term
+        ("Two sentries turn; a dozen ships ride at anchor.", False),
+        ("The lintel reads 1687, the year the Syndicate came.", False),
+        ("You fall twenty feet into the hold.", False),
+        ("Three supply crates and two spirits of the drowned.", False),
+        ("Roll your d10s and 2d6 again at 10:30 on the 3rd watch.", False),
+    ],
+)
+def test_numbers(text: str, flagged: bool) -> None:
+    assert ("numbers" in failed(text, WEAK)) is flagged
+
+
+def test_numbers_use_each_systems_terms() -> None:
+    # go_forth: "Accumulate enough Effort against a Heart (10 points) to overcome it."
+    effort = _expect("go_forth", "effort", "hit", (1, 2, 10))
+    assert failed("10 Effort: one Heart overcome.", effort) == []
+    assert failed("It loses three Hearts at once.", effort) == ["numbers"]
+    # storyteller: "One success is marginal success, three or more is a complete success."
+    pool = _expect("storyteller", "simple", "success", (1, 3, 5, 6))
+    assert failed("Three successes on five dice.", pool) == []
+    assert failed("Four successes on five dice.", pool) == ["numbers"]
+
+
+# --- player agency -------------------------------------------------------------------------
+
+# DESIGN.md: the narrator "does not decide what the player's character says or chooses, and it
+# stops at choice points."
+
+
+@pytest.mark.parametrize(
+    ("text", "flagged"),
+    [
+        ('You say, "I will carry your cargo."', True),
+        ('"Done," you tell the fence.', True),
+        ('"Let\'s go," Kara says.', True),
+        ('Kara leans in and whispers, "Not a word."', True),
+        ("You decide to buy the lot.", True),
+        ("You haggle him down and decide to buy the lot.", True),
+        ("You accept his terms with a curt bow.", True),
+        ("Kara feels compelled to hand over the amulet.", True),
+        ("You tell him that you'll be back by dawn.", True),
+        ('"Curse you!" the orc roars as you slam the door.', False),
+        ('The harbourmaster smiles. "Berth twelve," she says to you.', False),
+        ("You may each choose two recover moves.", False),
+        ("If you choose to run, the window is open.", False),
+        ("Will you take the deal? He waits for your answer.", False),
+        ("You feel the deck lurch; the blade catches your arm.", False),
+        ("You hear the captain say, 'Hold fast.'", False),
+        ("You chose your moment well.", False),
+    ],
+)
+def test_player_agency(text: str, flagged: bool) -> None:
+    assert ("player_agency" in failed(text, STRONG)) is flagged
+
+
+# --- invariants ----------------------------------------------------------------------------
+
+_BAND_POLARITY = {
+    "strong_hit": "success", "strong_hit_match": "success", "hit": "mixed",
+    "weak_hit": "mixed", "miss": "failure", "miss_match": "failure",
+}  # fmt: skip
+_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+)  # fmt: skip
+
+
+@cache
+def move_outcome_texts() -> list[tuple[str, str, str]]:
+    return [
+        (system, band, text)
+        for system in ("sundered_isles", "elegy")
+        for move in load_moves(system)
+        for band, text in move.outcomes.items()
+    ]
+
+
+def _numbers_in(text: str) -> frozenset[int]:
+    words = re.findall(r"[a-z]+", text.lower())
+    return frozenset(
+        [int(n) for n in re.findall(r"\d+", text)] + [_WORDS.index(w) for w in words if w in _WORDS]
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(move_outcome_texts()))
+def test_the_rules_own_outcome_text_is_never_flagged(case: tuple[str, str, str]) -> None:
+    system, band, text = case
+    outcome = band.removesuffix("_match") if band != "hit" else "weak_hit"
+    polarity: Any = _BAND_POLARITY[band]
+    expect = Expectation(
+        system=system, outcome=outcome, polarity=polarity, numbers=_numbers_in(text)
+    )
+    assert check_narration(text, expect).passed, check_narration(text, expect).reason()
+
+
+_TEMPLATES = (
+    "Take {sign}{n} momentum.",
+    "You lose {word} health as the deck tilts.",
+    "Your spirit drops to {word}.",
+    "Mark {n} ticks of progress.",
+    "The cutlass deals {n} harm.",
+    "Suffer {sign}{n} supply.",
+    "Momentum: {n}.",
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_TEMPLATES), st.integers(0, 12), st.booleans()),
+        min_size=1,
+        max_size=5,
+    ),
+    st.sets(st.integers(-20, 120), max_size=6),
+)
+def test_numbers_the_engine_gave_never_trip_the_numbers_check(
+    parts: list[tuple[str, int, bool]], others: set[int]
+) -> None:
+    text = " ".join(t.format(sign="-" if neg else "+", n=n, word=_WORDS[n]) for t, n, neg in parts)
+    numbers = {-n if neg else n for _, n, neg in parts} | others
+    expect = Expectation(
+        system="sundered_isles", outcome="weak_hit", polarity="mixed", numbers=frozenset(numbers)
+    )
+    assert "numbers" not in check_narration(text, expect).failed, text
+
+
+NEUTRAL_PROSE = (
+    "Two gulls wheel overhead.",
+    "A dozen lanterns sway along the quay.",
+    "The chapel bell was cast in 1702.",
+    "Three days of rain have swollen the river.",
+    "Somewhere below, a dog barks twice.",
+    "The first mate counts forty barrels and sighs.",
+    "The tide will turn within the hour.",
+    "Five hundred miles of open sea lie to the west.",
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from([e for split in labelled().values() for e in split]),
+    st.lists(st.tuples(st.sampled_from(NEUTRAL_PROSE), st.integers(0, 4)), max_size=3),
+)
+def test_neutral_prose_never_turns_a_pass_into_a_fail_on_numbers(
+    entry: Labelled, insertions: list[tuple[str, int]]
+) -> None:
+    expect = entry.expectation()
+    if "numbers" in check_narration(entry.text, expect).failed:
+        return
+    sentences = re.split(r"(?<=[.!?])\s+", entry.text.strip())
+    for prose, at in insertions:
+        sentences.insert(min(at, len(sentences)), prose)
+    assert "numbers" not in check_narration(" ".join(sentences), expect).failed
+
+
+# --- performance ---------------------------------------------------------------------------
+
+LONG = (
+    "The reef rises out of the murk, but you read the breakers and swing the tiller hard. The "
+    "Gull heels, scrapes nothing, and runs clean into the lagoon. Two sentries on the far beach "
+    'turn at the sound, and one of them raises a lantern. "Who goes there?" he calls, his voice '
+    "thin over the surf. You feel the deck settle beneath you as the anchor bites. The "
+    "smugglers' cache is somewhere beyond the dunes, past the ruined chapel and the old well. "
+    "The wind carries the smell of tar and rain. Take +1 momentum; it now stands at 5. "
+    "Somewhere in the jungle a bird screams, and the sentries lower the lantern. The night is "
+    "quiet again, for now, and the cove waits. You could row ashore now, or wait for the tide "
+    "to turn and the sentries to change, and slip past them in the dark. What do you do?"
+)
+
+
+def test_a_check_of_a_150_word_narration_takes_well_under_a_millisecond() -> None:
+    assert 140 <= len(LONG.split()) <= 160
+    expects = [STRONG, MISS, WEAK, ORACLE_NO]
+    for expect in expects:
+        check_narration(LONG, expect)  # compile and cache the patterns
+    best = min(_cpu_seconds(lambda: [check_narration(LONG, e) for e in expects]) for _ in range(5))
+    per_check = best / len(expects)
+    assert per_check < 0.001, f"{per_check * 1000:.2f} ms per check"
+
+
+def _cpu_seconds(run: Any, times: int = 20) -> float:
+    start = time.process_time()
+    for _ in range(times):
+        run()
+    return (time.process_time() - start) / times

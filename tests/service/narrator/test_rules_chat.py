@@ -1,0 +1,203 @@
+"""The rules chat: answers from passages only, quotations checked in code, worked examples
+resolved by the engine (the model only proposes the roll, as JSON)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import respx
+from fastapi.testclient import TestClient
+
+from tests.service.narrator.mock_model import (
+    CHAT_URL,
+    completion,
+    model_app,
+    offline_app,
+    prompt_text,
+    sent,
+    sse_events,
+    stream,
+)
+
+ASK = {"system": "sundered_isles"}
+ROLL_QUESTION = "I Face Danger with +2 edge and rolled 5 on the action die, 3 and 8. What happens?"
+PROPOSAL = {"kind": "action", "params": {"stat": "edge", "stat_value": 2}, "dice": [5, 3, 8]}
+
+
+def ask(question: str, **extra: object) -> dict[str, object]:
+    return {**ASK, "messages": [{"role": "user", "content": question}], **extra}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(model_app(tmp_path)) as c:
+        yield c
+
+
+@pytest.fixture
+def model() -> Iterator[respx.Route]:
+    with respx.mock(assert_all_called=False) as mock:
+        yield mock.post(CHAT_URL)
+
+
+def test_a_verified_quotation_keeps_its_citation(client: TestClient, model: respx.Route) -> None:
+    question = ask("What happens on a strong hit when I face danger?")
+    model.return_value = completion("First look.")
+    first = client.post("/v1/rules/ask", json=question).json()["passages"][0]
+    sentence = next(s for s in first["text"].split(". ") if len(s.split()) >= 4)
+    # Quoted with other case and spacing: still the passage's words.
+    quoted = "  ".join(sentence.upper().split())
+    model.return_value = completion(f'The rule: "{quoted}" [P1].')
+    body = client.post("/v1/rules/ask", json=question).json()
+    (quotation,) = body["quotations"]
+    assert quotation["verified"] is True
+    assert quotation["citation"] == first["citation"]
+    assert "[unverified]" not in body["answer"]
+
+
+def test_a_wrong_quotation_loses_its_citation(client: TestClient, model: respx.Route) -> None:
+    model.return_value = completion(
+        'The rule says "you may always reroll the challenge dice once per scene" [P1].'
+    )
+    body = client.post("/v1/rules/ask", json=ask("Can I reroll challenge dice?")).json()
+    (quote,) = body["quotations"]
+    assert quote["verified"] is False and quote["citation"] is None
+    assert "[unverified]" in body["answer"] and "[P1]" not in body["answer"]
+
+
+def test_not_covered_is_said_not_answered_from_memory(
+    client: TestClient, model: respx.Route
+) -> None:
+    model.return_value = completion("NOT COVERED\nIn D&D 5e, grappling uses Athletics.")
+    body = client.post("/v1/rules/ask", json=ask("How does grappling work in D&D?")).json()
+    assert body["covered"] is False
+    assert body["answer"].startswith("The rulebook passages found do not answer this")
+
+
+def test_the_prompt_holds_the_passages_and_the_conversation(
+    client: TestClient, model: respx.Route
+) -> None:
+    model.return_value = completion("It works as the passage says.")
+    client.post(
+        "/v1/rules/ask",
+        json={
+            **ASK,
+            "messages": [
+                {"role": "user", "content": "What is momentum?"},
+                {"role": "assistant", "content": "A resource you build and burn."},
+                {"role": "user", "content": "And what happens when I burn it?"},
+            ],
+        },
+    )
+    text = prompt_text(model.calls.last.request)
+    assert '<passage id="P1"' in text and "<conversation>" in text
+    assert "user: What is momentum?" in text
+    assert "<question>And what happens when I burn it?</question>" in text
+
+
+def test_a_concrete_roll_is_proposed_as_json_and_resolved_by_the_engine(
+    client: TestClient, model: respx.Route
+) -> None:
+    model.side_effect = [
+        completion(json.dumps(PROPOSAL)),
+        completion("A strong hit: your action score of 7 beats both challenge dice."),
+    ]
+    body = client.post("/v1/rules/ask", json=ask(ROLL_QUESTION)).json()
+    example = body["worked_example"]
+    assert example["status"] == "resolved"
+    # 5 + 2 = 7 beats 3 but not 8: a weak hit, whatever the model's prose says.
+    assert example["resolution"]["outcome"] == "weak_hit"
+    assert example["resolution"]["scores"]["action_score"] == 7
+    assert body["narrated"]["calls"] == 2
+    proposal_request = sent(model.calls[0].request)
+    assert proposal_request["response_format"] == {"type": "json_object"}
+    assert "Outcome: weak hit" in prompt_text(model.calls[1].request)
+
+
+@pytest.mark.parametrize(
+    "proposal_reply",
+    [
+        completion("```json\n" + json.dumps(PROPOSAL) + "\n```"),  # a server that ignores it
+        completion("Here you go: " + json.dumps(PROPOSAL) + " Hope that helps."),
+    ],
+)
+def test_json_amid_prose_or_fences_is_parsed(
+    client: TestClient, model: respx.Route, proposal_reply: httpx.Response
+) -> None:
+    model.side_effect = [proposal_reply, completion("It is a weak hit.")]
+    body = client.post("/v1/rules/ask", json=ask(ROLL_QUESTION)).json()
+    assert body["worked_example"]["status"] == "resolved"
+
+
+def test_a_server_that_refuses_response_format_is_asked_in_the_prompt(
+    client: TestClient, model: respx.Route
+) -> None:
+    # llama.cpp's server refuses response_format types it does not know with a 400.
+    refused = httpx.Response(
+        400, json={"error": {"message": "response_format type json_object not supported"}}
+    )
+    model.side_effect = [refused, completion(json.dumps(PROPOSAL)), completion("A weak hit.")]
+    body = client.post("/v1/rules/ask", json=ask(ROLL_QUESTION)).json()
+    assert body["worked_example"]["status"] == "resolved"
+    assert "response_format" not in sent(model.calls[1].request)
+    assert body["narrated"]["calls"] == 3
+    # ... and is not asked again in this process.
+    model.side_effect = [completion(json.dumps(PROPOSAL)), completion("A weak hit.")]
+    client.post("/v1/rules/ask", json=ask(ROLL_QUESTION))
+    assert "response_format" not in sent(model.calls.last.request)
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        ('{"kind": "action", "params": {"stat": "edge"', "not valid JSON"),
+        ('{"kind": "teleport", "params": {}, "dice": [1]}', "engine refused"),
+        (
+            '{"kind": "action", "params": {"stat": "edge", "stat_value": 2}, "dice": [5, 3, 11]}',
+            "engine refused",
+        ),
+    ],
+)
+def test_a_bad_proposal_is_rejected_never_trusted(
+    client: TestClient, model: respx.Route, reply: str, reason: str
+) -> None:
+    model.side_effect = [completion(reply), completion("Here is how it works.")]
+    body = client.post("/v1/rules/ask", json=ask(ROLL_QUESTION)).json()
+    assert body["worked_example"]["status"] == "rejected"
+    assert reason in body["worked_example"]["reason"]
+    assert body["worked_example"]["resolution"] is None
+    assert body["answer"] == "Here is how it works."
+
+
+def test_a_plain_question_costs_one_call(client: TestClient, model: respx.Route) -> None:
+    model.return_value = completion("Momentum is a resource.")
+    body = client.post("/v1/rules/ask", json=ask("What is momentum for?")).json()
+    assert body["narrated"]["calls"] == 1 and model.call_count == 1
+
+
+def test_streamed_answers_mark_wrong_quotations_as_they_go(
+    client: TestClient, model: respx.Route
+) -> None:
+    model.return_value = stream(
+        ['It says "you may reroll any die you like" [P1]. ', "That is all."]
+    )
+    r = client.post(
+        "/v1/rules/ask", json=ask("Can I reroll?"), headers={"accept": "text/event-stream"}
+    )
+    events = sse_events(r.text)
+    assert events[0][0] == "mechanics" and events[0][1]["passages"]
+    shown = "".join(d["text"] for e, d in events if e == "token")
+    assert "[unverified]" in shown and "[P1]" not in shown
+    assert events[-1][1]["answer"] == shown
+
+
+def test_offline_rules_answers_quote_the_best_passages(tmp_path: Path) -> None:
+    with TestClient(offline_app(tmp_path)) as c:
+        body = c.post("/v1/rules/ask", json=ask("What happens when I burn momentum?")).json()
+    assert body["narrated"]["narrator"] == "offline" and body["covered"] is None
+    assert body["quotations"] and all(q["verified"] for q in body["quotations"])
+    assert "momentum" in body["answer"].lower()
