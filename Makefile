@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: install run test lint check bench eval-retrieval bench-retrieval
+.PHONY: install run test lint check bench eval-retrieval bench-retrieval bench-narrator bench-sessions
 
 install: $(VENV)/.installed
 
@@ -37,3 +37,11 @@ eval-retrieval: install
 
 bench-retrieval: install
 	$(BIN)/python bench/retrieval.py
+
+# The narrator's overhead per endpoint against an instant mock model on loopback.
+bench-narrator: install
+	$(BIN)/python bench/narrator.py
+
+# A session's turn overhead, prompt growth and model calls (mock model and offline narrator).
+bench-sessions: install
+	$(BIN)/python bench/sessions.py

@@ -8,15 +8,20 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from service.errors import install_error_handlers
+from service.narrator.model import build_model
 from service.openapi import install_openapi
 from service.retrieval import Retrieval
-from service.routers import health, rolls, rules_search, systems
+from service.routers import health, narrator, rolls, rules_search, sessions, systems, turns
+from service.sessions import install_session_errors
+from service.sessions.db import database_of
 from service.settings import Settings, get_settings
 
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start-up work runs here, so that building an app (a test, a script) starts nothing."""
+    database = database_of(app)
+    database.upgrade()  # schema migrations, first: a database that cannot migrate stops start-up
     retrieval: Retrieval = app.state.retrieval  # read now: tests may have swapped it in
     if app.state.settings.retrieval_warm_start:
         retrieval.warm()
@@ -25,6 +30,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         # In a finally: a forced stop (a second Ctrl-C) skips the shutdown event and cancels us.
         retrieval.close()
+        database.close()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -41,10 +47,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     # Rules search: the index is opened on first use (or at start-up, in the background).
     app.state.retrieval = Retrieval(settings)
+    # The narrator's model (None: the offline narrator); building it sends nothing.
+    app.state.narrator_model = build_model(settings)
     install_error_handlers(app)
+    install_session_errors(app)
     app.include_router(health.router)
     app.include_router(systems.router)
     app.include_router(rolls.build_router())
     app.include_router(rules_search.router)
+    app.include_router(narrator.router)
+    app.include_router(sessions.build_router(settings))
+    app.include_router(turns.build_router(settings))
     install_openapi(app)
     return app

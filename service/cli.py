@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 from rules.errors import RulesError
 from rules.registry import resolve_roll
 from service.settings import get_settings
+from service.terminal import play
 
 app = typer.Typer(help="fateweaver: solo tabletop RPG companion", no_args_is_help=True)
 
@@ -26,6 +27,7 @@ def serve(
 ) -> None:
     """Start the HTTP service on the embedded defaults (OpenAPI docs at /docs).
 
+    Without API keys (FATEWEAVER_API_KEYS) it listens on a loopback address only.
     Ctrl-C (SIGINT) or SIGTERM stops it at any moment, with exit status 0."""
     # uvicorn handles both signals while it serves (a graceful shutdown, the app's lifespan
     # included), then raises them again for the handlers it found: these. Stopping is how a
@@ -35,11 +37,12 @@ def serve(
     import uvicorn
 
     from service.app import create_app
+    from service.sessions.owners import bind_host
 
     settings = get_settings()
     uvicorn.run(
         create_app(settings),
-        host=host or settings.host,
+        host=bind_host(host or settings.host, settings),
         port=port or settings.port,
         log_level=settings.log_level,
     )
@@ -233,3 +236,31 @@ def ingest_rebuild() -> None:
     """Check the index against the sources and re-embed whatever is missing or changed."""
     library, _ = _progress_library("indexing")
     typer.echo(f"{len(library.sources())} texts indexed")
+
+
+# -- db: the session store ---------------------------------------------------------------------
+
+db_app = typer.Typer(no_args_is_help=True, help="The session store's database.")
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Migrate the session store to the newest schema (the service also does at start-up)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from service.sessions.db import database_url, upgrade_database
+
+    settings = get_settings()
+    where = database_url(settings).render_as_string(hide_password=True)
+    try:
+        revision = upgrade_database(settings)
+    except SQLAlchemyError as exc:
+        typer.echo(f"error: {where}: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{where}: at revision {revision}")
+
+
+# -- play: a session in the terminal (service/terminal.py) ------------------------------------
+
+app.command()(play)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -41,11 +41,61 @@ class Settings(BaseSettings):
         description="hybrid search: reciprocal rank fusion (ties broken by the score blend), "
         "or the blend of normalised BM25 and cosine scores alone",
     )
+    # Narrator: LangChain ChatOpenAI against OpenAI or any OpenAI-compatible server
+    narrator: Literal["auto", "offline", "model"] = Field(
+        "auto",
+        description="auto: the model when one is configured (FATEWEAVER_MODEL, OPENAI_BASE_URL "
+        "or OPENAI_API_KEY set), else the offline narrator; offline: never call a model; "
+        "model: require one",
+    )
+    model: str | None = Field(
+        None, description="chat model name; unset: gpt-4o-mini (a local server ignores it)"
+    )
+    model_timeout: float = Field(30.0, gt=0, description="seconds per model call")
+    model_max_retries: int = Field(
+        1, ge=0, le=5, description="retries of a model call that failed before any reply"
+    )
+    model_json_mode: Literal["json_object", "none"] = Field(
+        "json_object",
+        description="how JSON is asked for: response_format json_object (dropped for the "
+        "process once a server refuses it), or only in the prompt",
+    )
+    model_temperature: float | None = Field(0.7, ge=0, le=2)
+    model_max_tokens: int = Field(400, ge=16, le=4096, description="longest reply asked for")
+
     chroma_url: str | None = Field(
         None,
         description="a Chroma server (`chroma run`), e.g. http://localhost:8001; "
         "unset: a persistent folder under data_dir",
     )
+
+    @property
+    def model_configured(self) -> bool:
+        if self.narrator == "offline":
+            return False
+        if self.narrator == "model":
+            return True
+        return bool(self.model or self.openai_base_url or self.openai_api_key)
+
+    # Sessions: the store and who owns what
+    database_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("DATABASE_URL", "FATEWEAVER_DATABASE_URL", "database_url"),
+        description="the session store: a SQLAlchemy URL, e.g. postgresql://user@host/fateweaver "
+        "(postgres:// and postgresql:// use psycopg); unset: SQLite, data_dir/fateweaver.db",
+    )
+    api_keys: Annotated[list[SecretStr], NoDecode] = Field(
+        default_factory=list,
+        description="API keys, comma-separated (FATEWEAVER_API_KEYS=key1,key2): each key owns its "
+        "sessions; unset: one implicit owner, and `serve` binds to localhost only",
+    )
+
+    @field_validator("api_keys", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [key.strip() for key in value.split(",") if key.strip()]
+        return value
 
 
 @lru_cache

@@ -1,0 +1,258 @@
+"""Playing a session: turns (proposed, rolled, chosen), tracks and clocks, undo, renarrate, the
+journal, its export and its replay.
+
+A turn's mechanics are committed before it is narrated; with `Accept: text/event-stream` the
+turn streams as the narrator's endpoints do: `mechanics` (the committed turn), `token` events,
+`discard` when shown text is withdrawn, and `final` (the turn with its narration).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.sse import format_sse_event
+from starlette.concurrency import run_in_threadpool
+
+from service.narrator.model import ChatModel
+from service.routers.narrator import SSE_DOC, ModelDep
+from service.routers.sessions import SessionId, responses
+from service.sessions import store, turns
+from service.sessions.db import Database, DatabaseDep, transaction
+from service.sessions.journal import export_markdown, replay_session, turn_out
+from service.sessions.owners import OwnerDep, document_auth
+from service.sessions.turn_models import (
+    AcceptRequest,
+    AdvanceRequest,
+    ChooseRequest,
+    ClockRequest,
+    CloseTrackRequest,
+    MarkRequest,
+    TrackRequest,
+    TurnOut,
+    TurnRequest,
+)
+from service.settings import Settings
+
+Number = Annotated[int, Path(ge=1, le=1_000_000, description="a turn number of the session")]
+TrackId = Annotated[str, Path(max_length=40, description="a track id of the session (t1, t2...)")]
+ClockId = Annotated[str, Path(max_length=40, description="a clock id of the session (c1, c2...)")]
+_TURN = {**responses(401, 404, 409, 422), 200: {"content": SSE_DOC}}
+
+
+def _sse(event: str, data: Any) -> bytes:
+    return format_sse_event(event=event, data_str=json.dumps(data, ensure_ascii=False, default=str))
+
+
+def _load(database: Database, owner: str, session_id: str, turn_id: int) -> TurnOut:
+    with transaction(database, write=False) as db:
+        row = store.get_session(db, owner, session_id)
+        return turn_out(store.turn_by_id(db, row, turn_id))
+
+
+async def _answer(
+    request: Request,
+    database: Database,
+    owner: str,
+    session_id: str,
+    turn_id: int,
+    needs_narration: bool,
+    model: ChatModel | None,
+    status: int = 200,
+) -> Any:
+    """The committed turn, narrated (plain), or streamed with its narration."""
+    if "text/event-stream" not in request.headers.get("accept", ""):
+        if needs_narration:
+            await turns.narrate_turn(database, owner, session_id, turn_id, model)
+        return await run_in_threadpool(_load, database, owner, session_id, turn_id)
+
+    async def events() -> AsyncIterator[bytes]:
+        committed = await run_in_threadpool(_load, database, owner, session_id, turn_id)
+        yield _sse("mechanics", committed.model_dump(mode="json"))
+        job = (
+            await run_in_threadpool(
+                turns.narration_for, database, owner, session_id, turn_id, model
+            )
+            if needs_narration
+            else None
+        )
+        if job is not None:
+            async for event in job.events(stream=True):
+                if isinstance(event, turns.Token):
+                    yield _sse("token", {"text": event.text})
+                elif isinstance(event, turns.Discard):
+                    yield _sse("discard", {"reason": event.reason})
+                elif isinstance(event, turns.Done):
+                    await run_in_threadpool(
+                        turns.record_narration, database, owner, session_id, turn_id,
+                        event.text, event.narrated,
+                    )  # fmt: skip
+        final = await run_in_threadpool(_load, database, owner, session_id, turn_id)
+        yield _sse("final", final.model_dump(mode="json"))
+
+    return StreamingResponse(events(), status_code=status, media_type="text/event-stream")
+
+
+def build_router(settings: Settings) -> APIRouter:
+    router = APIRouter(prefix="/v1/sessions/{session_id}", tags=["play"])
+
+    @router.post("/turns", status_code=201, responses=_TURN)
+    async def take_turn(
+        session_id: SessionId, body: TurnRequest, request: Request, owner: OwnerDep,
+        database: DatabaseDep, model: ModelDep,
+    ) -> TurnOut:  # fmt: skip
+        """The player's words, and optionally the move or roll kind, its parameters and dice
+        (or a seed). Without a move, kind or track, a move is proposed and nothing is rolled.
+        When the outcome leaves a choice, the turn waits for `POST .../turns/{n}/choose`."""
+        turn_id, needs = await turns.take_turn(database, owner, session_id, body, model)
+        result: TurnOut = await _answer(
+            request, database, owner, session_id, turn_id, needs, model, status=201
+        )
+        return result
+
+    @router.post("/turns/{number}/accept", responses=_TURN)
+    async def accept_turn(
+        session_id: SessionId, number: Number, body: AcceptRequest, request: Request,
+        owner: OwnerDep, database: DatabaseDep, model: ModelDep,
+    ) -> TurnOut:  # fmt: skip
+        """Roll a proposed turn, with any part of the proposal overridden."""
+        turn_id, needs = await run_in_threadpool(
+            turns.accept, database, owner, session_id, number, body
+        )
+        result: TurnOut = await _answer(request, database, owner, session_id, turn_id, needs, model)
+        return result
+
+    @router.post("/turns/{number}/choose", responses=_TURN)
+    async def choose(
+        session_id: SessionId, number: Number, body: ChooseRequest, request: Request,
+        owner: OwnerDep, database: DatabaseDep, model: ModelDep,
+    ) -> TurnOut:  # fmt: skip
+        """Make the choices a turn offered (each a parameter of the roll, resolved again by the
+        engine with the same dice); a choice that was not offered is a 422."""
+        turn_id, needs = await run_in_threadpool(
+            turns.choose, database, owner, session_id, number, body
+        )
+        result: TurnOut = await _answer(request, database, owner, session_id, turn_id, needs, model)
+        return result
+
+    @router.post("/turns/{number}/renarrate", responses=_TURN)
+    async def renarrate(
+        session_id: SessionId, number: Number, request: Request, owner: OwnerDep,
+        database: DatabaseDep, model: ModelDep,
+    ) -> TurnOut:  # fmt: skip
+        """Tell a resolved turn again: new words; the dice and the state stay as they are."""
+        turn_id = await run_in_threadpool(turns.renarratable, database, owner, session_id, number)
+        result: TurnOut = await _answer(request, database, owner, session_id, turn_id, True, model)
+        return result
+
+    @router.post("/undo", responses=responses(401, 404, 409))
+    def undo(session_id: SessionId, owner: OwnerDep, database: DatabaseDep) -> TurnOut:
+        """Revert the last turn's state changes; its journal entry is kept, marked undone."""
+        turn_id = turns.undo(database, owner, session_id)
+        return _load(database, owner, session_id, turn_id)
+
+    @router.get("/turns", responses=responses(401, 404))
+    def journal(session_id: SessionId, owner: OwnerDep, database: DatabaseDep) -> list[TurnOut]:
+        """The journal, oldest first: every turn with its words, dice, changes and narration."""
+        with transaction(database, write=False) as db:
+            row = store.get_session(db, owner, session_id)
+            return [turn_out(t) for t in store.list_turns(db, row)]
+
+    @router.get("/turns/{number}", responses=responses(401, 404))
+    def get_turn(
+        session_id: SessionId, number: Number, owner: OwnerDep, database: DatabaseDep
+    ) -> TurnOut:
+        with transaction(database, write=False) as db:
+            row = store.get_session(db, owner, session_id)
+            return turn_out(store.get_turn(db, row, number))
+
+    # --- tracks and clocks ----------------------------------------------------------------
+
+    def _state_turn(
+        database: Database, owner: str, session_id: str, kind: str, words: str,
+        op: dict[str, Any],
+    ) -> TurnOut:  # fmt: skip
+        turn_id = turns.state_turn(database, owner, session_id, kind, words, op)
+        return _load(database, owner, session_id, turn_id)
+
+    @router.post("/tracks", status_code=201, responses=responses(401, 404, 409, 422))
+    def open_track(
+        session_id: SessionId, body: TrackRequest, owner: OwnerDep, database: DatabaseDep
+    ) -> TurnOut:
+        """Open a progress track (a vow, an expedition, a fight, a connection...)."""
+        return _state_turn(
+            database, owner, session_id, "track", f"open {body.type}: {body.name}",
+            {"op": "open_track", "type": body.type, "name": body.name, "rank": body.rank,
+             "target": body.target},
+        )  # fmt: skip
+
+    @router.post("/tracks/{track_id}/progress", responses=responses(401, 404, 409, 422))
+    def mark_progress(
+        session_id: SessionId, track_id: TrackId, body: MarkRequest, owner: OwnerDep,
+        database: DatabaseDep,
+    ) -> TurnOut:  # fmt: skip
+        """Mark progress on a track: its rank's ticks, `times` times."""
+        return _state_turn(
+            database, owner, session_id, "progress", f"mark progress on {track_id} x{body.times}",
+            {"op": "mark_track", "track": track_id, "times": body.times},
+        )  # fmt: skip
+
+    @router.post("/tracks/{track_id}/close", responses=responses(401, 404, 409, 422))
+    def close_track(
+        session_id: SessionId, track_id: TrackId, body: CloseTrackRequest, owner: OwnerDep,
+        database: DatabaseDep,
+    ) -> TurnOut:  # fmt: skip
+        return _state_turn(
+            database, owner, session_id, "track", f"{body.status}: {track_id}",
+            {"op": "close_track", "track": track_id, "status": body.status},
+        )  # fmt: skip
+
+    @router.post("/clocks", status_code=201, responses=responses(401, 404, 409, 422))
+    def open_clock(
+        session_id: SessionId, body: ClockRequest, owner: OwnerDep, database: DatabaseDep
+    ) -> TurnOut:
+        return _state_turn(
+            database, owner, session_id, "clock", f"clock: {body.name}",
+            {"op": "open_clock", "name": body.name, "segments": body.segments},
+        )  # fmt: skip
+
+    @router.post("/clocks/{clock_id}/advance", responses=responses(401, 404, 409, 422))
+    def advance_clock(
+        session_id: SessionId, clock_id: ClockId, body: AdvanceRequest, owner: OwnerDep,
+        database: DatabaseDep,
+    ) -> TurnOut:  # fmt: skip
+        return _state_turn(
+            database, owner, session_id, "clock", f"advance {clock_id} by {body.by}",
+            {"op": "advance_clock", "clock": clock_id, "by": body.by},
+        )  # fmt: skip
+
+    # --- the journal as a whole ----------------------------------------------------------------
+
+    @router.get(
+        "/export",
+        response_class=PlainTextResponse,
+        responses={**responses(401, 404, 422), 200: {"content": {"text/markdown": {}}}},
+    )
+    def export(
+        session_id: SessionId, owner: OwnerDep, database: DatabaseDep,
+        format: str = "markdown",
+    ) -> PlainTextResponse:  # fmt: skip
+        """The journal as Markdown (`format=markdown`), or, for sundered_isles and elegy, as
+        Markdown with Iron Vault's `iron-vault-mechanics` blocks (`format=iron_vault`)."""
+        with transaction(database, write=False) as db:
+            row = store.get_session(db, owner, session_id)
+            text = export_markdown(row, list(store.list_turns(db, row)), format)
+        return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+    @router.post("/replay", responses=responses(401, 404))
+    def replay(session_id: SessionId, owner: OwnerDep, database: DatabaseDep) -> dict[str, Any]:
+        """Re-resolve every recorded turn from its recorded dice and apply it: the state it
+        reaches must be the recorded one, turn by turn."""
+        with transaction(database, write=False) as db:
+            row = store.get_session(db, owner, session_id)
+            return replay_session(row, list(store.list_turns(db, row))).model_dump(mode="json")
+
+    return document_auth(router, settings)

@@ -1,0 +1,1 @@
+"""Alembic's schema migrations of the session store (``service.sessions.db`` runs them)."""

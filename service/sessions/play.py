@@ -1,0 +1,340 @@
+"""A session's game state and how a turn changes it: pure functions, no database, no model.
+
+The state is one JSON document, ``{"sheet": ..., "tracks": {id: ...}, "clocks": {id: ...}}``.
+Every change to it is a turn: the turn records its request, the engine's resolution (every die)
+and the state before and after, so a turn can be undone (the state before comes back) and a whole
+journal replayed (each turn re-resolved from its recorded parameters and dice, then applied,
+must give the recorded state after).
+
+    kind        request                                         changes
+    roll/move   kind, move, params, dice|seed, track?, clock?   the resolution's, via the sheet
+    track       open: type, name, rank | progress: track, times  a track opened or marked
+    clock       open: name, segments | advance: clock, by        a clock opened or advanced
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rules.errors import InvalidParameter, UnknownError
+from rules.models import Resolution, StateChange
+from rules.progress import MAX_TICKS
+from rules.registry import GameSystem, resolve_roll
+from rules.sheets import Choice, SheetRules
+
+State = dict[str, Any]
+# Changes that belong to the track (or clock) a turn names, not to the character sheet.
+TRACK_TARGETS = frozenset({"progress", "progress_marks"})
+CLOCK_TARGETS = frozenset({"clock", "tension_clock"})
+# Go Forth's Effort against Hearts: the target's effort so far is a counted track's units.
+COUNTED_PREFIX = "target.heart_effort"
+CLOCK_SEGMENTS = (4, 6, 8, 10)
+
+
+class Applied(BaseModel):
+    """What a resolution did to the state: the new state and every change, as applied or not."""
+
+    state: dict[str, Any]
+    applied: list[StateChange] = Field(default_factory=list)
+    not_applied: list[StateChange] = Field(
+        default_factory=list, description="changes no part of the state holds (told, not kept)"
+    )
+
+
+def sheet_rules(system: GameSystem) -> SheetRules:
+    if system.sheet is None:
+        raise InvalidParameter(
+            f"sessions are not available for {system.id} yet: it has no character sheet",
+            "system",
+        )
+    return system.sheet
+
+
+def initial_state(system: GameSystem, sheet: dict[str, Any]) -> State:
+    validated = sheet_rules(system).validate(sheet)
+    return {"sheet": validated.model_dump(mode="json"), "tracks": {}, "clocks": {}}
+
+
+def _track(state: State, track_id: str, field: str = "track") -> dict[str, Any]:
+    tracks: dict[str, dict[str, Any]] = state["tracks"]
+    if track_id not in tracks:
+        raise UnknownError("track", track_id, list(tracks), field=field)
+    return tracks[track_id]
+
+
+def _clock(state: State, clock_id: str, field: str = "clock") -> dict[str, Any]:
+    clocks: dict[str, dict[str, Any]] = state["clocks"]
+    if clock_id not in clocks:
+        raise UnknownError("clock", clock_id, list(clocks), field=field)
+    return clocks[clock_id]
+
+
+# --- rolls ------------------------------------------------------------------------------------
+
+
+def roll_params(
+    system: GameSystem, state: State, kind: str, given: dict[str, Any], track: str | None
+) -> tuple[str, dict[str, Any]]:
+    """The roll kind and its full parameters: the player's, and what the sheet (and the named
+    track, for a progress roll) holds."""
+    rules = sheet_rules(system)
+    sheet = rules.model.model_validate(state["sheet"])
+    if track is not None:
+        entry = _track(state, track)
+        progress = entry["units"] if entry.get("counted") else entry["ticks"]
+        given = {**given, "goal": entry["target"]} if _takes_goal(system, entry) else given
+        if entry.get("rank") and "rank" not in given:
+            given = {**given, "rank": entry["rank"]}  # a progress move's legacy reward by rank
+        kind, params = rules.progress_roll(sheet, entry["type"], progress, given)
+        return kind, params
+    return kind, rules.roll_params(sheet, kind, given)
+
+
+def _takes_goal(system: GameSystem, entry: dict[str, Any]) -> bool:
+    """A counted track with its own target (a Storyteller extended action's goal)."""
+    spec = {t.id: t for t in sheet_rules(system).track_types}[entry["type"]]
+    return bool(entry.get("counted")) and spec.target is None and entry.get("target") is not None
+
+
+def resolve(
+    system: GameSystem,
+    kind: str,
+    params: dict[str, Any],
+    *,
+    dice: list[int] | None,
+    seed: int | None,
+) -> Resolution:
+    return resolve_roll(system.id, kind, params, dice=dice, seed=seed)
+
+
+def pending_choices(
+    system: GameSystem, kind: str, params: dict[str, Any], resolution: Resolution
+) -> list[Choice]:
+    return sheet_rules(system).choices(kind, params, resolution)
+
+
+def check_choice(choices: list[Choice], chosen: dict[str, Any]) -> dict[str, Any]:
+    """The chosen values, each one of the options offered (a 422 naming the choice otherwise)."""
+    offered = {c.param: c for c in choices}
+    for param, value in chosen.items():
+        if param not in offered:
+            raise InvalidParameter(
+                f"{param!r} was not offered; the choices are: {', '.join(offered) or 'none'}",
+                f"choices.{param}",
+            )
+        values = [o.value for o in offered[param].options]
+        if value not in values:
+            raise InvalidParameter(
+                f"{value!r} is not an option of {param!r}; the options are: "
+                + ", ".join(repr(v) for v in values),
+                f"choices.{param}",
+            )
+    missing = [p for p in offered if p not in chosen]
+    if missing:
+        raise InvalidParameter(f"choose {', '.join(missing)} as well", f"choices.{missing[0]}")
+    return chosen
+
+
+def apply_resolution(
+    system: GameSystem,
+    state: State,
+    resolution: Resolution,
+    *,
+    track: str | None = None,
+    clock: str | None = None,
+) -> Applied:
+    rules = sheet_rules(system)
+    new = copy.deepcopy(state)
+    update = rules.apply(rules.model.model_validate(state["sheet"]), resolution)
+    new["sheet"] = update.sheet.model_dump(mode="json")
+    applied = list(update.applied)
+    not_applied: list[StateChange] = []
+    for change in update.other:
+        if track is not None and (
+            change.target in TRACK_TARGETS or change.target.startswith(COUNTED_PREFIX)
+        ):
+            applied.append(_mark_track(system, new, track, change))
+        elif change.target in CLOCK_TARGETS and clock is not None:
+            applied.append(_advance_clock(new, clock, change.delta or 1))
+        else:
+            not_applied.append(change)
+    if track is not None and (closed := _completes(system, new, track, resolution)):
+        applied.append(closed)
+    return Applied(state=new, applied=applied, not_applied=not_applied)
+
+
+def _completes(
+    system: GameSystem, state: State, track_id: str, resolution: Resolution
+) -> StateChange | None:
+    """Ruling (sessions): a hit on a track's progress roll completes it ("On a strong hit, your
+    vow is fulfilled"; a weak hit fulfils it too, with a complication), and so does a counted
+    track reaching its target (a Storyteller extended action's goal, Go Forth's Hearts)."""
+    entry = _track(state, track_id)
+    if entry["status"] != "open":
+        return None
+    if entry.get("counted"):
+        done = entry.get("target") is not None and entry["units"] >= entry["target"]
+    else:
+        done = resolution.outcome in ("strong_hit", "weak_hit") and _is_progress_roll(
+            system, resolution
+        )
+    if not done:
+        return None
+    entry["status"] = "completed"
+    return StateChange(target=f"tracks.{track_id}", note="completed")
+
+
+def _is_progress_roll(system: GameSystem, resolution: Resolution) -> bool:
+    if resolution.kind in ("progress", "conclusion"):
+        return True
+    move = resolution.params.get("move")
+    if resolution.kind != "move" or not isinstance(move, str):
+        return False
+    return system.move(move).roll in ("progress", "conclusion")
+
+
+def _mark_track(
+    system: GameSystem, state: State, track_id: str, change: StateChange
+) -> StateChange:
+    entry = _track(state, track_id)
+    if change.target == "progress_marks":
+        ticks = _ticks_per_mark(system, entry) * (change.delta or 0)
+    elif change.set_to is not None:
+        ticks = change.set_to - entry["ticks"]
+    else:
+        ticks = change.delta or 0
+    return _move_track(entry, ticks, change.note)
+
+
+def _move_track(entry: dict[str, Any], ticks: int, note: str | None) -> StateChange:
+    before = entry["ticks"]
+    entry["ticks"] = max(0, min(MAX_TICKS, before + ticks))
+    return StateChange(
+        target=f"tracks.{entry['id']}", delta=entry["ticks"] - before, note=note or "progress"
+    )
+
+
+def _ticks_per_mark(system: GameSystem, entry: dict[str, Any]) -> int:
+    kinds = {t.id: t for t in sheet_rules(system).track_types}
+    ranks = kinds[entry["type"]].ranks
+    return ranks.get(entry.get("rank") or "", 0)
+
+
+def _advance_clock(state: State, clock_id: str, by: int) -> StateChange:
+    entry = _clock(state, clock_id)
+    before = entry["filled"]
+    entry["filled"] = max(0, min(entry["segments"], before + by))
+    if entry["filled"] == entry["segments"]:
+        entry["status"] = "filled"
+    return StateChange(
+        target=f"clocks.{clock_id}", delta=entry["filled"] - before, note=f"{entry['name']}"
+    )
+
+
+# --- tracks and clocks ------------------------------------------------------------------------
+
+
+def _next_id(prefix: str, existing: dict[str, Any]) -> str:
+    n = 1
+    while f"{prefix}{n}" in existing:
+        n += 1
+    return f"{prefix}{n}"
+
+
+def open_track(
+    system: GameSystem,
+    state: State,
+    track_type: str,
+    name: str,
+    rank: str | None,
+    target: int | None = None,
+) -> Applied:
+    types = {t.id: t for t in sheet_rules(system).track_types}
+    if track_type not in types:
+        raise UnknownError("track type", track_type, list(types), field="type")
+    spec = types[track_type]
+    if spec.ranks and rank not in spec.ranks:
+        raise UnknownError("rank", str(rank), list(spec.ranks), field="rank")
+    counted = not spec.ranks
+    if counted and spec.target is None and target is None:
+        raise InvalidParameter(
+            f"a {spec.name} track needs its target (how many it takes)", "target"
+        )
+    new = copy.deepcopy(state)
+    track_id = _next_id("t", new["tracks"])
+    new["tracks"][track_id] = {
+        "id": track_id,
+        "type": track_type,
+        "name": name,
+        "rank": rank if spec.ranks else None,
+        "counted": counted,
+        "ticks": 0,
+        "units": 0,
+        "target": target if target is not None else spec.target,
+        "status": "open",
+    }
+    change = StateChange(target=f"tracks.{track_id}", set_to=0, note=f"opened: {name}")
+    return Applied(state=new, applied=[change])
+
+
+def mark_track(system: GameSystem, state: State, track_id: str, times: int) -> Applied:
+    new = copy.deepcopy(state)
+    entry = _track(new, track_id, "path.track_id")
+    if entry["status"] != "open":
+        raise InvalidParameter(f"track {track_id} is {entry['status']}", "path.track_id")
+    if entry.get("counted"):
+        before = entry["units"]
+        entry["units"] = max(0, before + times)
+        change = StateChange(target=f"tracks.{track_id}", delta=entry["units"] - before)
+        return Applied(state=new, applied=[change])
+    per_mark = _ticks_per_mark(system, entry)
+    change = _move_track(entry, per_mark * times, f"mark progress x{times}")
+    return Applied(state=new, applied=[change])
+
+
+def close_track(state: State, track_id: str, status: str) -> Applied:
+    new = copy.deepcopy(state)
+    entry = _track(new, track_id, "path.track_id")
+    entry["status"] = status
+    return Applied(state=new, applied=[StateChange(target=f"tracks.{track_id}", note=status)])
+
+
+def open_clock(state: State, name: str, segments: int) -> Applied:
+    if segments not in CLOCK_SEGMENTS:
+        raise InvalidParameter(f"a clock has 4, 6, 8 or 10 segments, not {segments}", "segments")
+    new = copy.deepcopy(state)
+    clock_id = _next_id("c", new["clocks"])
+    new["clocks"][clock_id] = {
+        "id": clock_id, "name": name, "segments": segments, "filled": 0, "status": "open",
+    }  # fmt: skip
+    return Applied(
+        state=new, applied=[StateChange(target=f"clocks.{clock_id}", set_to=0, note=name)]
+    )
+
+
+def advance_clock(state: State, clock_id: str, by: int) -> Applied:
+    new = copy.deepcopy(state)
+    _clock(new, clock_id, "path.clock_id")
+    return Applied(state=new, applied=[_advance_clock(new, clock_id, by)])
+
+
+# --- state operations without dice, recorded so that a journal replays ---------------------------
+
+
+def apply_op(system: GameSystem, state: State, op: dict[str, Any]) -> Applied:
+    """A recorded operation on the state (``{"op": "open_track", ...}``) applied."""
+    name = op.get("op")
+    if name == "open_track":
+        return open_track(system, state, op["type"], op["name"], op.get("rank"), op.get("target"))
+    if name == "mark_track":
+        return mark_track(system, state, op["track"], op["times"])
+    if name == "close_track":
+        return close_track(state, op["track"], op["status"])
+    if name == "open_clock":
+        return open_clock(state, op["name"], op["segments"])
+    if name == "advance_clock":
+        return advance_clock(state, op["clock"], op["by"])
+    raise InvalidParameter(f"unknown operation {name!r}", "op")

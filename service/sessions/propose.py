@@ -1,0 +1,242 @@
+"""Proposing the move (or roll) a player's words describe, before anything is rolled.
+
+With a model: one call, its JSON constrained to the system's catalogue, validated by the engine
+(an unknown move, kind or parameter, or a game master's parameter out of its range, is rejected
+and never trusted). Offline, or when the model's proposal is rejected: the words are matched
+against the move triggers (BM25), and a game master's parameters take the defaults the text
+gives. Either way the player sees the proposal and accepts or overrides it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from prompts import get_prompt
+from rules.catalog import load_move_cues
+from rules.errors import RulesError
+from rules.registry import GameSystem, get_system, validate_params
+from rules.sheets import GmParam
+from service.narrator import facts
+from service.narrator.catalogue import catalogue
+from service.narrator.model import Calls, ChatModel, ModelError, parse_json_object
+from service.sessions import play
+from vectorstore.keyword import KeywordIndex, tokenize
+
+# Roll kinds never proposed for an action: they are asked for by name.
+NOT_ACTIONS = frozenset({"table", "expression", "oracle"})
+
+
+class Proposal(BaseModel):
+    move: str | None = None
+    kind: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    why: str = ""
+    source: Literal["model", "offline"] = "offline"
+    rejected: str | None = Field(None, description="why the model's proposal was not used")
+
+
+@cache
+def _move_index(system_id: str) -> KeywordIndex:
+    moves = get_system(system_id).moves
+    return KeywordIndex([m.id for m in moves], [f"{m.name}. {m.trigger}" for m in moves])
+
+
+def _cue_hits(words: str, cues: list[str]) -> int:
+    """How many cues the words hold: a one-word cue by its stem, a phrase as written."""
+    said = set(tokenize(words))
+    lowered = f" {' '.join(words.lower().split())} "
+    return sum(
+        (f" {cue} " in lowered) if " " in cue else bool(set(tokenize(cue)) & said) for cue in cues
+    )
+
+
+def move_ranking(system: GameSystem, words: str) -> list[tuple[str, float]]:
+    """Action moves by how well the words fit: our cue words first, then the trigger's words
+    (BM25); the cues' default move (Face Danger: "When you attempt something risky...") when
+    nothing matches. Embedding the words against the triggers was tried and measured worse."""
+    cues = load_move_cues(system.id)
+    keyword = _move_index(system.id).scores(words)
+    scored = []
+    for i, move in enumerate(system.moves):
+        if move.roll != "action":
+            continue
+        hits = _cue_hits(words, cues.moves.get(move.id, [])) if cues else 0
+        scored.append((move.id, hits + 0.1 * float(keyword[i] if len(keyword) else 0.0)))
+    scored.sort(key=lambda pair: -pair[1])
+    if cues is not None and (not scored or scored[0][1] < 1.0):
+        scored.insert(0, (cues.default, 1.0))
+    return scored
+
+
+def _stat_for(system: GameSystem, move_id: str, words: str) -> str | None:
+    """The move's stat the words point to (cue words, then its option's condition), else its
+    first option."""
+    move = system.move(move_id)
+    stats = [s for o in move.options for s in o.using if s in system.stats]
+    if not stats:
+        return None
+    cues = load_move_cues(system.id)
+    when = {s: o.when or "" for o in move.options for s in o.using}
+
+    def fit(stat: str) -> float:
+        cue = _cue_hits(words, cues.stats.get(stat, [])) if cues else 0
+        return cue + 0.5 * _cue_hits(words, when.get(stat, "").split())
+
+    return max(stats, key=lambda s: (fit(s), -stats.index(s)))
+
+
+def _gm_defaults(system: GameSystem, kind: str, words: str) -> dict[str, Any]:
+    """A game master's parameters for this kind: a value the words name or cue, else the
+    text's default (our cue file's ``proposal``, then the sheet's), else for a required choice
+    the first of its values."""
+    cues = load_move_cues(system.id)
+    said = set(tokenize(words))
+    params: dict[str, Any] = {}
+    required = set(system.roll_kind(kind).params.model_json_schema().get("required", []))
+    for gm in _gm_params(system):
+        if kind not in gm.kinds or "." in gm.param:
+            continue
+        named = [c for c in gm.choices or [] if isinstance(c, str) and set(tokenize(c)) & said]
+        cued = (cues.gm.get(gm.param, {}) if cues else {}).items()
+        best = max(cued, key=lambda item: _cue_hits(words, item[1]), default=None)
+        if named:
+            params[gm.param] = named[0]
+        elif best is not None and _cue_hits(words, best[1]) > 0:
+            params[gm.param] = best[0]
+        elif cues is not None and gm.param in cues.proposal:
+            params[gm.param] = cues.proposal[gm.param]
+        elif gm.default is not None:
+            params[gm.param] = gm.default
+        elif gm.choices and (gm.param in required or best is not None):
+            params[gm.param] = best[0] if best is not None else gm.choices[0]
+    return params
+
+
+def _traits(system: GameSystem, state: play.State, kind: str, words: str) -> dict[str, Any]:
+    """For a pool named by traits (Storyteller): the sheet's traits the words name, else the
+    character's best one."""
+    fields = system.roll_kind(kind).params.model_fields
+    traits = state.get("sheet", {}).get("traits") or {}
+    if "traits" not in fields or not traits:
+        return {}
+    said = set(tokenize(words))
+    named = [t for t in traits if set(tokenize(t)) & said][:2]
+    return {"traits": named or [max(traits, key=lambda t: (traits[t], t))]}
+
+
+def _gm_params(system: GameSystem) -> list[GmParam]:
+    return list(system.sheet.gm_params) if system.sheet is not None else []
+
+
+def _default_kind(system: GameSystem) -> str:
+    return next(k for k in system.roll_kinds if k not in NOT_ACTIONS)
+
+
+def offline_proposal(system: GameSystem, words: str, state: play.State | None = None) -> Proposal:
+    if system.moves:
+        move = system.move(move_ranking(system, words)[0][0])
+        params: dict[str, Any] = {"move": move.id}
+        if stat := _stat_for(system, move.id, words):
+            params["stat"] = stat
+        why = f"your words fit its trigger: {move.trigger}"
+        return Proposal(move=move.id, kind="move", params=params, why=why)
+    kind = _default_kind(system)
+    return Proposal(
+        kind=kind,
+        params=_gm_defaults(system, kind, words) | _traits(system, state or {}, kind, words),
+        why="the system's basic roll; a game master's parameters at the text's defaults",
+    )
+
+
+def _gm_block(system: GameSystem) -> str:
+    lines = []
+    for gm in _gm_params(system):
+        bounds = (
+            f"one of {', '.join(map(str, gm.choices))}"
+            if gm.choices
+            else f"{gm.minimum}..{gm.maximum}"
+        )
+        lines.append(
+            f"- {gm.param} (for {', '.join(gm.kinds)}): {gm.description}; {bounds}; "
+            f"default {gm.default}"
+        )
+    return "\n".join(lines) or "(none: the player decides everything)"
+
+
+# The moves offered to the model: the best keyword matches of the player's words, plus the
+# moves that fit when nothing else does; the whole list would double the prompt.
+CANDIDATES = 14
+FALLBACK_MOVES = ("face_danger", "secure_an_advantage", "gather_information", "compel")
+
+
+def _moves_block(system: GameSystem, words: str) -> str:
+    picked = [system.move(move_id) for move_id, _ in move_ranking(system, words)]
+    chosen = picked[:CANDIDATES] + [m for m in picked if m.id in FALLBACK_MOVES]
+    seen: set[str] = set()
+    lines = []
+    for m in chosen:
+        if m.id in seen:
+            continue
+        seen.add(m.id)
+        stats = sorted({s for o in m.options for s in o.using})
+        using = f" (roll +{'/'.join(stats)})" if stats else ""
+        lines.append(f"- {m.id}{using}: {m.trigger[:140]}")
+    return "kind: move (params: move, stat)\n" + "\n".join(lines)
+
+
+def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -> Proposal:
+    """A model's proposal, validated by the engine against the catalogue and the sheet."""
+    proposal = Proposal.model_validate({**raw, "source": "model"})
+    if proposal.move is not None:
+        system.move(proposal.move)  # UnknownError if it is not in the catalogue
+        proposal = proposal.model_copy(
+            update={"kind": "move", "params": {**proposal.params, "move": proposal.move}}
+        )
+    kind = system.roll_kind(proposal.kind)
+    for gm in _gm_params(system):
+        value = proposal.params.get(gm.param)
+        if value is None or proposal.kind not in gm.kinds:
+            continue
+        if gm.choices is not None and value not in gm.choices:
+            raise RulesError(f"{gm.param} {value!r} is not allowed", f"params.{gm.param}")
+        if isinstance(value, int) and (
+            (gm.minimum is not None and value < gm.minimum)
+            or (gm.maximum is not None and value > gm.maximum)
+        ):
+            raise RulesError(f"{gm.param} {value} is out of range", f"params.{gm.param}")
+    _, full = play.roll_params(system, state, kind.id, proposal.params, None)
+    validate_params(kind, full)
+    return proposal
+
+
+async def propose(
+    system: GameSystem,
+    state: play.State,
+    words: str,
+    situation: str,
+    model: ChatModel | None,
+    calls: Calls,
+) -> Proposal:
+    offline = offline_proposal(system, words, state)
+    if model is None:
+        return offline
+    prompt = get_prompt("move_proposal").render(
+        system_name=system.name,
+        catalogue=_moves_block(system, words) if system.moves else catalogue(system.id),
+        gm_params=_gm_block(system),
+        situation=facts.delimit(situation or "(none)"),
+        words=facts.delimit(words),
+    )
+    try:
+        reply = await model.complete(prompt, calls, json_reply=True)
+        return check_proposal(system, state, parse_json_object(reply))
+    except ModelError as exc:
+        reason = exc.reason
+    except RulesError as exc:
+        reason = f"the engine refused the model's proposal: {exc.message}"
+    except (ValueError, ValidationError):
+        reason = "the model's proposal was not valid JSON of the expected form"
+    return offline.model_copy(update={"rejected": reason})

@@ -1,0 +1,100 @@
+"""Requests and responses of the turn routes (a session's play), and the journal's entries."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from service.schemas import StrictRequest
+
+Words = Annotated[str, Field(min_length=1, max_length=2_000, pattern=r"\w")]
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\w")]
+Die = Annotated[int, Field(ge=1, le=100)]
+
+
+class _Request(StrictRequest):
+    """Strict: what the JSON schema says, nothing coerced (service.schemas.StrictRequest)."""
+
+
+class TurnRequest(_Request):
+    """The player's words, and optionally what to roll. With neither `move`, `kind` nor `track`
+    the turn proposes a move (and a game master's parameters) and rolls nothing: accept it with
+    `POST .../turns/{n}/accept`, or post the turn again naming the move."""
+
+    words: Words = Field(examples=["I swing my cutlass at the bosun"])
+    move: str | None = Field(None, max_length=80, description="a move id of the system")
+    kind: str | None = Field(None, max_length=80, description="a roll kind id (oracle, table...)")
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the player's parameters: the stat rolled, adds, odds, table... (values the "
+        "character sheet holds come from the sheet)",
+    )
+    track: str | None = Field(None, max_length=40, description="a track id: its progress roll")
+    clock: str | None = Field(None, max_length=40, description="a clock the outcome advances")
+    dice: list[Die] | None = Field(None, min_length=1, max_length=200)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+
+
+class AcceptRequest(_Request):
+    """Accept a proposed turn, overriding any of its parts."""
+
+    move: str | None = Field(None, max_length=80)
+    kind: str | None = Field(None, max_length=80)
+    params: dict[str, Any] = Field(default_factory=dict)
+    track: str | None = Field(None, max_length=40)
+    dice: list[Die] | None = Field(None, min_length=1, max_length=200)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+
+
+class ChooseRequest(_Request):
+    choices: dict[str, Any] = Field(
+        min_length=1, description="each offered choice's parameter -> one of its option values"
+    )
+    dice: list[Die] | None = Field(
+        None, min_length=1, max_length=200, description="more dice, when an option rolls them"
+    )
+
+
+class TrackRequest(_Request):
+    type: str = Field(max_length=40, examples=["vow"])
+    name: Name
+    rank: str | None = Field(None, max_length=40, examples=["dangerous"])
+    target: int | None = Field(
+        None, ge=1, le=1000, description="for a counted track: how many it takes (a goal)"
+    )
+
+
+class MarkRequest(_Request):
+    times: int = Field(1, ge=1, le=40, description="marks of progress (or units)")
+
+
+class CloseTrackRequest(_Request):
+    status: Literal["completed", "abandoned"] = "completed"
+
+
+class ClockRequest(_Request):
+    name: Name
+    segments: Literal[4, 6, 8, 10] = 4
+
+
+class AdvanceRequest(_Request):
+    by: int = Field(1, ge=1, le=10)
+
+
+class TurnOut(BaseModel):
+    number: int
+    kind: str
+    status: Literal["proposed", "awaiting_choice", "resolved", "undone"]
+    words: str
+    proposal: dict[str, Any] | None = None
+    resolution: dict[str, Any] | None = Field(None, description="the engine's, every die in it")
+    choices: list[dict[str, Any]] = Field(default_factory=list, description="awaiting the player")
+    chosen: dict[str, Any] = Field(default_factory=dict)
+    changes: list[dict[str, Any]] = Field(default_factory=list)
+    narration: str = ""
+    narrator: str | None = None
+    narration_status: Literal["none", "done", "pending"] = "none"
+    narrated: dict[str, Any] | None = None
+    created_at: datetime | None = None

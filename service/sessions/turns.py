@@ -1,0 +1,440 @@
+"""Playing a session turn by turn: propose, resolve, choose, apply, narrate, undo, renarrate.
+
+A turn is committed in one transaction with every state change it implies (the journal entry
+and the session's new state together), and only then narrated: a model that fails or hangs
+costs the narration, never the roll. A narration that fell back to the offline narrator because
+the model failed is kept, marked ``pending``, for ``renarrate``.
+
+Choices stay with the player: when an outcome leaves a decision (burn momentum, a suffer move's
+option, Pay the Price rolled or chosen...), the turn waits with the options; the player's choice
+is a parameter of the same roll, which the engine resolves again with the same dice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as Db
+
+from prompts import RenderedPrompt, get_prompt
+from rules.errors import DiceError
+from rules.models import Resolution
+from rules.registry import GameSystem, get_system
+from rules.sheets import Choice
+from service.narrator import facts, offline
+from service.narrator.guard import expectation_from
+from service.narrator.model import Calls, ChatModel
+from service.narrator.records import Narrated
+from service.narrator.runner import NO_MODEL, Discard, Done, Event, Token, guard_for, narrate
+from service.sessions import context, play, store
+from service.sessions.db import transaction
+from service.sessions.errors import SessionError
+from service.sessions.propose import Proposal, propose
+from service.sessions.turn_models import AcceptRequest, ChooseRequest, TurnRequest
+
+
+def _system(row: store.SessionRow) -> GameSystem:
+    return get_system(row.system)
+
+
+def _changes_words(changes: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for c in changes:
+        if c.get("delta") is not None:
+            out.append(f"{c['target']} {c['delta']:+d}")
+        elif c.get("set_to") is not None:
+            out.append(f"{c['target']} = {c['set_to']}")
+        elif c.get("note"):
+            out.append(f"{c['target']}: {c['note']}")
+    return out
+
+
+def _waiting(db: Db, row: store.SessionRow) -> None:
+    """A turn that awaits the player's choice blocks new turns (the choice is theirs)."""
+    last = store.last_turn(db, row)
+    if last is not None and last.status == "awaiting_choice":
+        raise SessionError(
+            409,
+            f"turn {last.number} awaits your choice: POST .../turns/{last.number}/choose",
+            "path.session_id",
+        )
+    if last is not None and last.status == "proposed":
+        last.status = "undone"  # a new turn supersedes a proposal nobody accepted
+
+
+# --- taking a turn ---------------------------------------------------------------------------
+
+
+@dataclass
+class Resolved:
+    """A turn committed with its mechanics; narration still to come (``narrate_turn``)."""
+
+    turn_id: int
+    needs_narration: bool
+
+
+async def take_turn(
+    db_factory: Any, owner: str, session_id: str, req: TurnRequest, model: ChatModel | None
+) -> tuple[int, bool]:
+    """Resolve (or propose) a turn and commit it. Returns (turn id, needs narration).
+
+    The database work runs in a worker thread (a write may wait for SQLite's lock); the model
+    proposes outside any transaction, so a slow model holds no lock."""
+    proposal: Proposal | None = None
+    calls = Calls()
+    if req.move is None and req.kind is None and req.track is None:
+        system, state, summary = await asyncio.to_thread(
+            _for_proposal, db_factory, owner, session_id
+        )
+        proposal = await propose(system, state, req.words, summary, model, calls)
+    return await asyncio.to_thread(
+        _commit_turn, db_factory, owner, session_id, req, proposal, calls.count
+    )
+
+
+def _for_proposal(
+    db_factory: Any, owner: str, session_id: str
+) -> tuple[GameSystem, dict[str, Any], str]:
+    with transaction(db_factory, write=False) as db:
+        row = store.get_session(db, owner, session_id)
+        store.require_active(row)
+        return _system(row), row.state, row.summary or ""
+
+
+def _commit_turn(
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    req: TurnRequest,
+    proposal: Proposal | None,
+    proposal_calls: int,
+) -> tuple[int, bool]:
+    with transaction(db_factory) as db:
+        row = store.get_session(db, owner, session_id, for_update=True)
+        store.require_active(row)
+        _waiting(db, row)
+        number = store.next_turn_number(row)
+        if proposal is not None:
+            turn = store.add_turn(
+                db, row, number=number, kind="move" if proposal.move else "roll",
+                status="proposed", words=req.words, request=req.model_dump(mode="json"),
+                proposal={**proposal.model_dump(mode="json"), "calls": proposal_calls},
+                narration_status="none",
+            )  # fmt: skip
+            return turn.id, False
+        kind = "move" if req.move else (req.kind or "progress")
+        params = dict(req.params) | ({"move": req.move} if req.move else {})
+        turn = store.add_turn(
+            db, row, number=number, kind="move" if req.move else "roll", status="resolved",
+            words=req.words, request=req.model_dump(mode="json"), narration_status="none",
+        )  # fmt: skip
+        needs = _resolve_into(row, turn, kind, params, req.track, req.clock, req.dice, req.seed)
+        db.flush()
+        return turn.id, needs
+
+
+def _resolve_into(
+    row: store.SessionRow,
+    turn: store.TurnRow,
+    kind: str,
+    given: dict[str, Any],
+    track: str | None,
+    clock: str | None,
+    dice: list[int] | None,
+    seed: int | None,
+) -> bool:
+    """Resolve on the turn row; apply unless a choice is pending. Returns needs-narration."""
+    system = _system(row)
+    kind, params = play.roll_params(system, row.state, kind, given, track)
+    resolution = play.resolve(system, kind, params, dice=dice, seed=seed)
+    turn.request = {**(turn.request or {}), "resolved_kind": kind, "track": track, "clock": clock,
+                    "dice": dice, "seed": resolution.seed}  # fmt: skip
+    turn.resolution = resolution.model_dump(mode="json")
+    choices = play.pending_choices(system, kind, params, resolution)
+    if choices:
+        turn.status = "awaiting_choice"
+        turn.choices = [c.model_dump(mode="json") for c in choices]
+        return False
+    _apply(row, turn, resolution, track, clock)
+    return True
+
+
+def _apply(
+    row: store.SessionRow,
+    turn: store.TurnRow,
+    resolution: Resolution,
+    track: str | None,
+    clock: str | None,
+) -> None:
+    system = _system(row)
+    applied = play.apply_resolution(system, row.state, resolution, track=track, clock=clock)
+    turn.status = "resolved"
+    turn.choices = []
+    turn.state_before = row.state
+    turn.state_after = applied.state
+    turn.changes = [c.model_dump(mode="json") for c in applied.applied] + [
+        {**c.model_dump(mode="json"), "applied": False} for c in applied.not_applied
+    ]
+    store.set_state(row, applied.state)
+    line = context.digest(turn.number, turn.words, resolution, _changes_words(turn.changes))
+    row.summary = context.add_to_summary(row.summary or "", line)
+
+
+def accept(
+    db_factory: Any, owner: str, session_id: str, number: int, req: AcceptRequest
+) -> tuple[int, bool]:
+    """Roll a proposed turn, with the player's overrides."""
+    with transaction(db_factory) as db:
+        row = store.get_session(db, owner, session_id, for_update=True)
+        store.require_active(row)
+        turn = store.get_turn(db, row, number)
+        if turn.status != "proposed":
+            raise SessionError(409, f"turn {number} is {turn.status}, not proposed", "path.number")
+        proposal = Proposal.model_validate(turn.proposal)
+        move = req.move or proposal.move
+        params = (
+            {k: v for k, v in proposal.params.items() if k != "move"} if req.move is None else {}
+        ) | req.params
+        kind = "move" if move else (req.kind or proposal.kind)
+        if move:
+            params["move"] = move
+        turn.status = "resolved"
+        needs = _resolve_into(row, turn, kind, params, req.track, None, req.dice, req.seed)
+        return turn.id, needs
+
+
+def choose(
+    db_factory: Any, owner: str, session_id: str, number: int, req: ChooseRequest
+) -> tuple[int, bool]:
+    """Apply the player's choice: the same roll, resolved again with the chosen parameter."""
+    with transaction(db_factory) as db:
+        row = store.get_session(db, owner, session_id, for_update=True)
+        store.require_active(row)
+        turn = store.get_turn(db, row, number)
+        if turn.status != "awaiting_choice":
+            raise SessionError(
+                409, f"turn {number} awaits no choice (it is {turn.status})", "path.number"
+            )
+        offered = [Choice.model_validate(c) for c in turn.choices]
+        chosen = play.check_choice(offered, req.choices)
+        first = Resolution.model_validate(turn.resolution)
+        request = turn.request or {}
+        params = dict(first.params) | chosen
+        if request.get("dice") is not None:
+            dice, seed = [*first.dice_values(), *(req.dice or [])], None
+        else:
+            dice, seed = None, first.seed
+        system = _system(row)
+        kind = request.get("resolved_kind") or first.kind
+        resolution = _resolve_again(system, kind, params, dice, seed)
+        turn.chosen = {**(turn.chosen or {}), **chosen}
+        turn.resolution = resolution.model_dump(mode="json")
+        # A choice made is not offered again, whatever the roll's default for it.
+        more = [
+            c
+            for c in play.pending_choices(system, kind, params, resolution)
+            if c.param not in turn.chosen
+        ]
+        if more:
+            turn.choices = [c.model_dump(mode="json") for c in more]
+            return turn.id, False
+        _apply(row, turn, resolution, request.get("track"), request.get("clock"))
+        return turn.id, True
+
+
+def _resolve_again(
+    system: GameSystem,
+    kind: str,
+    params: dict[str, Any],
+    dice: list[int] | None,
+    seed: int | None,
+) -> Resolution:
+    """The roll again with the choice made. With hand-rolled dice a choice can use fewer of them
+    (burning focus turns a miss that rolled a table into a hit that rolls none): the dice are
+    consumed in the same order, so the longest prefix the roll takes is the one it used."""
+    if dice is None:
+        return play.resolve(system, kind, params, dice=None, seed=seed)
+    for n in range(len(dice), 0, -1):
+        try:
+            return play.resolve(system, kind, params, dice=dice[:n], seed=None)
+        except DiceError as exc:
+            if "too many dice" not in exc.message:
+                raise
+    return play.resolve(system, kind, params, dice=dice, seed=None)
+
+
+# --- tracks and clocks: turns too --------------------------------------------------------------
+
+
+def state_turn(
+    db_factory: Any, owner: str, session_id: str, kind: str, words: str, op: dict[str, Any]
+) -> int:
+    """A turn that changes the state without dice (open or mark a track, a clock): the
+    operation is recorded as the turn's request, so the journal replays it."""
+    with transaction(db_factory) as db:
+        row = store.get_session(db, owner, session_id, for_update=True)
+        store.require_active(row)
+        _waiting(db, row)
+        applied = play.apply_op(_system(row), row.state, op)
+        number = store.next_turn_number(row)
+        turn = store.add_turn(
+            db, row, number=number, kind=kind, status="resolved", words=words, request=op,
+            state_before=row.state, state_after=applied.state,
+            changes=[c.model_dump(mode="json") for c in applied.applied],
+            narration_status="none",
+        )  # fmt: skip
+        store.set_state(row, applied.state)
+        row.summary = context.add_to_summary(
+            row.summary or "", context.digest(number, words, None, _changes_words(turn.changes))
+        )
+        return turn.id
+
+
+def renarratable(db_factory: Any, owner: str, session_id: str, number: int) -> int:
+    """The id of a turn that can be told again: resolved, with a roll."""
+    with transaction(db_factory, write=False) as db:
+        row = store.get_session(db, owner, session_id)
+        store.require_active(row)
+        turn = store.get_turn(db, row, number)
+        if turn.status != "resolved" or turn.resolution is None:
+            raise SessionError(
+                409, f"turn {number} has no resolved roll to narrate ({turn.status})", "path.number"
+            )
+        return turn.id
+
+
+# --- undo ---------------------------------------------------------------------------------------
+
+
+def undo(db_factory: Any, owner: str, session_id: str) -> int:
+    """The last turn's state changes reverted; its entry kept, marked undone."""
+    with transaction(db_factory) as db:
+        row = store.get_session(db, owner, session_id, for_update=True)
+        store.require_active(row)
+        last = store.last_turn(db, row, statuses=("resolved", "awaiting_choice", "proposed"))
+        if last is None:
+            raise SessionError(409, "there is no turn to undo", "path.session_id")
+        if last.status == "resolved" and last.state_before is not None:
+            store.set_state(row, last.state_before)
+        last.status = "undone"
+        row.summary = "\n".join(
+            ln for ln in (row.summary or "").splitlines() if not ln.startswith(f"T{last.number}:")
+        )
+        return last.id
+
+
+# --- narration ------------------------------------------------------------------------------------
+
+
+@dataclass
+class TurnNarration:
+    """A turn's narration, ready to run (plain or streamed)."""
+
+    turn_id: int
+    model: ChatModel | None
+    prompt: Any
+    offline: str
+    check: Any
+    calls: Calls
+
+    def events(self, *, stream: bool) -> AsyncIterator[Event]:
+        return narrate(
+            model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
+            calls=self.calls, stream=stream,
+        )  # fmt: skip
+
+
+def narration_for(
+    db_factory: Any, owner: str, session_id: str, turn_id: int, model: ChatModel | None
+) -> TurnNarration | None:
+    with transaction(db_factory) as db:
+        row = store.get_session(db, owner, session_id)
+        turn = store.turn_by_id(db, row, turn_id)
+        if turn.status != "resolved" or turn.resolution is None:
+            return None
+        system = _system(row)
+        resolution = Resolution.model_validate(turn.resolution)
+        recent = _recent(db, row, turn.number)
+        state = turn.state_before or row.state
+        sheet = state.get("sheet", {})
+        character = str(sheet.get("name") or "the player's character")
+        situation = context.session_context(state, row.summary or "", recent, None)
+        words = turn.words
+    expect = expectation_from(resolution, character=character,
+                              extra_numbers=facts.numbers_in([words, situation]))  # fmt: skip
+
+    def prompt(correction: str) -> RenderedPrompt:
+        return get_prompt("narration").render(
+            system_name=system.name, character=character, action=facts.delimit(words),
+            outcome=facts.resolution_brief(resolution), passages="(see the rule's words above)",
+            context=facts.delimit(situation), correction=correction,
+        )  # fmt: skip
+
+    return TurnNarration(
+        turn_id=turn_id, model=model, prompt=prompt, check=guard_for(expect), calls=Calls(),
+        offline=offline.narration(resolution, words),
+    )  # fmt: skip
+
+
+def _recent(db: Db, row: store.SessionRow, before: int) -> list[tuple[str, str]]:
+    """The last few narrated turns before this one (a bounded query: the journal may be long)."""
+    query = (
+        select(store.TurnRow.words, store.TurnRow.narration)
+        .where(
+            store.TurnRow.session_id == row.id,
+            store.TurnRow.number < before,
+            store.TurnRow.status == "resolved",
+            store.TurnRow.narration != "",
+        )
+        .order_by(store.TurnRow.number.desc())
+        .limit(context.RECENT_TURNS)
+    )
+    return [(w, n) for w, n in reversed(db.execute(query).all())]
+
+
+def record_narration(
+    db_factory: Any, owner: str, session_id: str, turn_id: int, text: str, narrated: Narrated
+) -> None:
+    """Keep the narration; one that fell back because the model failed stays pending."""
+    with transaction(db_factory) as db:
+        row = store.get_session(db, owner, session_id)
+        turn = store.turn_by_id(db, row, turn_id)
+        failed = narrated.narrator == "offline" and narrated.reason != NO_MODEL
+        turn.narration = text
+        turn.narrator = narrated.narrator
+        turn.narrated = narrated.model_dump(mode="json")
+        turn.narration_status = "pending" if failed else "done"
+
+
+async def narrate_turn(
+    db_factory: Any, owner: str, session_id: str, turn_id: int, model: ChatModel | None
+) -> None:
+    job = await asyncio.to_thread(narration_for, db_factory, owner, session_id, turn_id, model)
+    if job is None:
+        return
+    async for event in job.events(stream=False):
+        if isinstance(event, Done):
+            await asyncio.to_thread(
+                record_narration, db_factory, owner, session_id, turn_id, event.text,
+                event.narrated,
+            )  # fmt: skip
+
+
+__all__ = [
+    "Discard",
+    "Done",
+    "Token",
+    "accept",
+    "choose",
+    "narrate_turn",
+    "narration_for",
+    "record_narration",
+    "renarratable",
+    "state_turn",
+    "take_turn",
+    "undo",
+]

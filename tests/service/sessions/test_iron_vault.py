@@ -1,0 +1,102 @@
+"""The Iron Vault export: every `iron-vault-mechanics` block parses as KDL and uses only the
+nodes and properties Iron Vault documents (docs/Blocks/Mechanics Blocks.md of
+iron-vault-plugin/iron-vault), with the values its renderer needs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import kdl
+from fastapi.testclient import TestClient
+
+from tests.service.sessions.conftest import create
+
+# Iron Vault's documented mechanics nodes: positional arguments allowed, properties allowed,
+# properties required (a node takes its arguments "by order of arguments" or as properties).
+NODES: dict[str, tuple[int, set[str], set[str]]] = {
+    "move": (1, {"id", "name"}, set()),
+    "-": (1, set(), set()),
+    "add": (2, {"amount", "from"}, set()),
+    "roll": (6, {"stat-name", "action", "stat", "adds", "score", "vs1", "vs2"},
+             {"action", "stat", "vs1", "vs2"}),
+    "progress-roll": (3, {"score", "vs1", "vs2"}, {"score", "vs1", "vs2"}),
+    "reroll": (0, {"action", "vs1", "vs2"}, set()),
+    "meter": (3, {"name", "from", "to"}, {"from", "to"}),
+    "burn": (2, {"from", "to"}, {"from", "to"}),
+    "progress": (1, {"name", "from", "from-boxes", "from-ticks", "rank", "steps"}, set()),
+    "track": (1, {"name", "status", "from", "from-boxes", "from-ticks", "to", "to-boxes",
+                  "to-ticks"}, set()),
+    "xp": (2, {"from", "to"}, {"from", "to"}),
+    "clock": (1, {"name", "status", "from", "to", "out-of"}, set()),
+    "oracle": (3, {"name", "roll", "result"}, {"roll", "result"}),
+    "impact": (2, {"name", "marked"}, set()),
+}  # fmt: skip
+STATUSES = {"track": {"added", "completed", "removed", "reopened"}, "clock": {"added", "removed"}}
+BLOCK = re.compile(r"```iron-vault-mechanics\n(.*?)```", re.DOTALL)
+
+
+def check_node(node: Any, inside_move: bool = False) -> None:
+    assert node.name in NODES, f"{node.name!r} is not an Iron Vault mechanics node"
+    most_args, props, required = NODES[node.name]
+    assert len(node.args) <= most_args, (node.name, node.args)
+    assert set(node.props) <= props, (node.name, set(node.props) - props)
+    assert required <= set(node.props), (node.name, required - set(node.props))
+    if node.name in STATUSES and "status" in node.props:
+        assert node.props["status"] in STATUSES[node.name]
+    if node.name == "roll":
+        # "roll ... <action-die> <stat> <adds> <vs1> <vs2>": dice within their sides
+        assert 0 <= node.props["action"] <= 6
+        assert all(1 <= node.props[v] <= 10 for v in ("vs1", "vs2"))
+    if node.name == "move":
+        assert not inside_move, "a move cannot contain a move"
+        assert node.args and isinstance(node.args[0], str)
+    for child in node.nodes:
+        check_node(child, inside_move=node.name == "move")
+
+
+def export_blocks(text: str) -> list[Any]:
+    blocks = BLOCK.findall(text)
+    assert blocks, "no iron-vault-mechanics block"
+    return [kdl.parse(block) for block in blocks]
+
+
+def test_a_sundered_isles_journal_exports_valid_blocks(client: TestClient) -> None:
+    sheet = {"name": "Kell", "stats": {"edge": 2, "heart": 2, "iron": 3, "shadow": 1, "wits": 1}}
+    sid = create(client, "sundered_isles", sheet)["id"]
+    post = lambda path, body: client.post(f"/v1/sessions/{sid}{path}", json=body)  # noqa: E731
+    post("/turns", {"words": "I strike", "move": "strike", "params": {"stat": "iron"},
+                    "dice": [5, 3, 8]})  # fmt: skip
+    post("/tracks", {"type": "vow", "name": 'Find "Marrow" Reef', "rank": "dangerous"})
+    post("/tracks/t1/progress", {"times": 3})
+    post("/turns", {"words": "I fulfil it", "track": "t1", "move": "fulfill_your_vow",
+                    "dice": [2, 3]})  # fmt: skip
+    post("/turns", {"words": "Guarded?", "kind": "oracle", "params": {"odds": "likely"},
+                    "dice": [24]})  # fmt: skip
+    post("/clocks", {"name": "The tide turns", "segments": 6})
+    post("/clocks/c1/advance", {"by": 2})
+    text = client.get(f"/v1/sessions/{sid}/export", params={"format": "iron_vault"}).text
+    docs = export_blocks(text)
+    names = [n.name for doc in docs for n in doc.nodes]
+    assert {"move", "track", "oracle", "clock"} <= set(names)
+    for doc in docs:
+        for node in doc.nodes:
+            check_node(node)
+    # The action roll as Iron Vault reads it: action 5 + iron 3 = 8 beats 3, not 8: weak hit.
+    strike = next(n for doc in docs for n in doc.nodes if n.name == "move")
+    roll = next(c for c in strike.nodes if c.name == "roll")
+    assert (roll.props["action"], roll.props["stat"], roll.props["vs1"], roll.props["vs2"]) == (
+        5, 3, 3, 8,
+    )  # fmt: skip
+
+
+def test_an_elegy_journal_exports_valid_blocks(client: TestClient) -> None:
+    sheet = {"name": "Vesna", "stats": {"dexterity": 2, "heart": 2, "force": 1, "glamour": 3,
+                                        "intellect": 1}}  # fmt: skip
+    sid = create(client, "elegy", sheet)["id"]
+    client.post(f"/v1/sessions/{sid}/turns", json={"words": "I slip past", "move": "face_danger",
+                "params": {"stat": "dexterity"}, "dice": [1, 1]})  # fmt: skip
+    text = client.get(f"/v1/sessions/{sid}/export", params={"format": "iron_vault"}).text
+    for doc in export_blocks(text):
+        for node in doc.nodes:
+            check_node(node)
