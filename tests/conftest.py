@@ -9,5 +9,12 @@ from service.settings import Settings
 
 @pytest.fixture(scope="session")
 def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), retrieval_warm_start=False)
+    # Pinned, whatever the environment says: no model, no database server, no API keys.
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("data"),
+        retrieval_warm_start=False,
+        narrator="offline",
+        database_url=None,
+        api_keys=[],
+    )
     return TestClient(create_app(settings))
