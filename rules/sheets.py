@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from rules.errors import InvalidParameter, UnknownError
 from rules.models import Citation, Frozen, Resolution, StateChange
 
 
@@ -113,3 +114,57 @@ class SheetRules(Protocol):
         """The roll kind and parameters that resolve a track of this type with this much
         progress (ticks, or units for a counted track); ``given`` may name a move."""
         ...
+
+
+# --- what a session may ask of a system's sheet rules -----------------------------------------
+
+
+def track_type(rules: SheetRules, type_id: str) -> TrackType:
+    """The system's track type of this id (UnknownError naming ``type`` otherwise)."""
+    types = {t.id: t for t in rules.track_types}
+    if type_id not in types:
+        raise UnknownError("track type", type_id, list(types), field="type")
+    return types[type_id]
+
+
+def track_rank(spec: TrackType, rank: str | None) -> str | None:
+    """A ranked track's rank (one of its type's), or None for a counted track."""
+    if not spec.ranks:
+        return None
+    if rank not in spec.ranks:
+        raise UnknownError("rank", str(rank), list(spec.ranks), field="rank")
+    return rank
+
+
+def track_target(spec: TrackType, target: int | None) -> int | None:
+    """A counted track's target: its type's, or the one given when the type has none."""
+    if spec.ranks:
+        return None
+    if spec.target is None and target is None:
+        raise InvalidParameter(
+            f"a {spec.name} track needs its target (how many it takes)", "target"
+        )
+    return target if target is not None else spec.target
+
+
+def check_choices(offered: list[Choice], chosen: dict[str, Any]) -> dict[str, Any]:
+    """The player's choices, each one of the options offered: a choice that was not offered,
+    or a value that is not one of its options, is an InvalidParameter naming it."""
+    by_param = {c.param: c for c in offered}
+    for param, value in chosen.items():
+        if param not in by_param:
+            raise InvalidParameter(
+                f"{param!r} was not offered; the choices are: {', '.join(by_param) or 'none'}",
+                f"choices.{param}",
+            )
+        values = [o.value for o in by_param[param].options]
+        if value not in values:
+            raise InvalidParameter(
+                f"{value!r} is not an option of {param!r}; the options are: "
+                + ", ".join(repr(v) for v in values),
+                f"choices.{param}",
+            )
+    missing = [p for p in by_param if p not in chosen]
+    if missing:
+        raise InvalidParameter(f"choose {', '.join(missing)} as well", f"choices.{missing[0]}")
+    return chosen

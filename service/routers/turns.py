@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
@@ -37,6 +37,7 @@ from service.sessions.turn_models import (
 )
 from service.settings import Settings
 
+ExportFormat = Literal["markdown", "iron_vault"]
 Number = Annotated[int, Path(ge=1, le=1_000_000, description="a turn number of the session")]
 TrackId = Annotated[str, Path(max_length=40, description="a track id of the session (t1, t2...)")]
 ClockId = Annotated[str, Path(max_length=40, description="a clock id of the session (c1, c2...)")]
@@ -234,11 +235,11 @@ def build_router(settings: Settings) -> APIRouter:
     @router.get(
         "/export",
         response_class=PlainTextResponse,
-        responses={**responses(401, 404, 422), 200: {"content": {"text/markdown": {}}}},
+        responses={**responses(401, 404, 409, 422), 200: {"content": {"text/markdown": {}}}},
     )
     def export(
         session_id: SessionId, owner: OwnerDep, database: DatabaseDep,
-        format: str = "markdown",
+        format: ExportFormat = "markdown",
     ) -> PlainTextResponse:  # fmt: skip
         """The journal as Markdown (`format=markdown`), or, for sundered_isles and elegy, as
         Markdown with Iron Vault's `iron-vault-mechanics` blocks (`format=iron_vault`)."""

@@ -20,6 +20,7 @@ from rules.models import Resolution
 from rules.registry import GameSystem, get_system, resolve_roll
 from service.narrator import facts
 from service.sessions import play
+from service.sessions.errors import SessionError
 from service.sessions.models import SessionRow, TurnRow
 from service.sessions.turn_models import TurnOut
 
@@ -93,10 +94,9 @@ def _replay_turn(system: GameSystem, state: dict[str, Any], turn: TurnRow) -> pl
 
 
 def export_markdown(row: SessionRow, turns: list[TurnRow], fmt: str) -> str:
-    if fmt not in ("markdown", "iron_vault"):
-        raise InvalidParameter("format is markdown or iron_vault", "format")
     if fmt == "iron_vault" and row.system not in IRON_VAULT_SYSTEMS:
-        raise InvalidParameter(
+        raise SessionError(
+            409,
             f"Iron Vault's blocks are for {' and '.join(IRON_VAULT_SYSTEMS)}; export "
             f"{row.system} as format=markdown",
             "format",

@@ -19,11 +19,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from rules import sheets
 from rules.errors import InvalidParameter, UnknownError
 from rules.models import Resolution, StateChange
 from rules.progress import MAX_TICKS
 from rules.registry import GameSystem, resolve_roll
-from rules.sheets import Choice, SheetRules
+from rules.sheets import Choice, SheetRules, check_choices
+from service.sessions.errors import SessionError
 
 State = dict[str, Any]
 # Changes that belong to the track (or clock) a turn names, not to the character sheet.
@@ -58,18 +60,31 @@ def initial_state(system: GameSystem, sheet: dict[str, Any]) -> State:
     return {"sheet": validated.model_dump(mode="json"), "tracks": {}, "clocks": {}}
 
 
+def _missing(what: str, key: str, known: list[str], field: str) -> Exception:
+    """An id of the session's state that it does not have: in the URL, not found (404); in the
+    body, a request that conflicts with the session as it is (409)."""
+    if field.startswith("path."):
+        return UnknownError(what, key, known, field=field)
+    shown = ", ".join(known) or "none yet"
+    return SessionError(409, f"this session has no {what} {key!r}; its {what}s: {shown}", field)
+
+
 def _track(state: State, track_id: str, field: str = "track") -> dict[str, Any]:
     tracks: dict[str, dict[str, Any]] = state["tracks"]
     if track_id not in tracks:
-        raise UnknownError("track", track_id, list(tracks), field=field)
+        raise _missing("track", track_id, list(tracks), field)
     return tracks[track_id]
 
 
 def _clock(state: State, clock_id: str, field: str = "clock") -> dict[str, Any]:
     clocks: dict[str, dict[str, Any]] = state["clocks"]
     if clock_id not in clocks:
-        raise UnknownError("clock", clock_id, list(clocks), field=field)
+        raise _missing("clock", clock_id, list(clocks), field)
     return clocks[clock_id]
+
+
+def require_clock(state: State, clock_id: str) -> None:
+    _clock(state, clock_id)
 
 
 # --- rolls ------------------------------------------------------------------------------------
@@ -117,25 +132,7 @@ def pending_choices(
 
 
 def check_choice(choices: list[Choice], chosen: dict[str, Any]) -> dict[str, Any]:
-    """The chosen values, each one of the options offered (a 422 naming the choice otherwise)."""
-    offered = {c.param: c for c in choices}
-    for param, value in chosen.items():
-        if param not in offered:
-            raise InvalidParameter(
-                f"{param!r} was not offered; the choices are: {', '.join(offered) or 'none'}",
-                f"choices.{param}",
-            )
-        values = [o.value for o in offered[param].options]
-        if value not in values:
-            raise InvalidParameter(
-                f"{value!r} is not an option of {param!r}; the options are: "
-                + ", ".join(repr(v) for v in values),
-                f"choices.{param}",
-            )
-    missing = [p for p in offered if p not in chosen]
-    if missing:
-        raise InvalidParameter(f"choose {', '.join(missing)} as well", f"choices.{missing[0]}")
-    return chosen
+    return check_choices(choices, chosen)
 
 
 def apply_resolution(
@@ -252,28 +249,21 @@ def open_track(
     rank: str | None,
     target: int | None = None,
 ) -> Applied:
-    types = {t.id: t for t in sheet_rules(system).track_types}
-    if track_type not in types:
-        raise UnknownError("track type", track_type, list(types), field="type")
-    spec = types[track_type]
-    if spec.ranks and rank not in spec.ranks:
-        raise UnknownError("rank", str(rank), list(spec.ranks), field="rank")
+    spec = sheets.track_type(sheet_rules(system), track_type)
+    rank = sheets.track_rank(spec, rank)
+    target = sheets.track_target(spec, target)
     counted = not spec.ranks
-    if counted and spec.target is None and target is None:
-        raise InvalidParameter(
-            f"a {spec.name} track needs its target (how many it takes)", "target"
-        )
     new = copy.deepcopy(state)
     track_id = _next_id("t", new["tracks"])
     new["tracks"][track_id] = {
         "id": track_id,
         "type": track_type,
         "name": name,
-        "rank": rank if spec.ranks else None,
+        "rank": rank,
         "counted": counted,
         "ticks": 0,
         "units": 0,
-        "target": target if target is not None else spec.target,
+        "target": target,
         "status": "open",
     }
     change = StateChange(target=f"tracks.{track_id}", set_to=0, note=f"opened: {name}")
@@ -284,7 +274,7 @@ def mark_track(system: GameSystem, state: State, track_id: str, times: int) -> A
     new = copy.deepcopy(state)
     entry = _track(new, track_id, "path.track_id")
     if entry["status"] != "open":
-        raise InvalidParameter(f"track {track_id} is {entry['status']}", "path.track_id")
+        raise SessionError(409, f"track {track_id} is {entry['status']}", "path.track_id")
     if entry.get("counted"):
         before = entry["units"]
         entry["units"] = max(0, before + times)

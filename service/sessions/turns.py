@@ -149,6 +149,8 @@ def _resolve_into(
 ) -> bool:
     """Resolve on the turn row; apply unless a choice is pending. Returns needs-narration."""
     system = _system(row)
+    if clock is not None:
+        play.require_clock(row.state, clock)
     kind, params = play.roll_params(system, row.state, kind, given, track)
     resolution = play.resolve(system, kind, params, dice=dice, seed=seed)
     turn.request = {**(turn.request or {}), "resolved_kind": kind, "track": track, "clock": clock,

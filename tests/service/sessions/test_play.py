@@ -132,7 +132,7 @@ def test_export_is_markdown_with_every_die(client: TestClient) -> None:
     text = client.get(f"/v1/sessions/{sid}/export").text
     assert text.startswith("# ") and "> I climb" in text and "15" in text
     r = client.get(f"/v1/sessions/{sid}/export", params={"format": "iron_vault"})
-    assert r.status_code == 422 and r.json()["error"]["field"] == "format"
+    assert r.status_code == 409 and r.json()["error"]["field"] == "format"
 
 
 def test_roll_under_a_shield_is_the_players_choice(client: TestClient) -> None:
