@@ -86,7 +86,17 @@ class PassageRef(BaseModel):
 # --- POST /v1/oracle -------------------------------------------------------------------------
 
 
+# `dice` or `seed`, not both (the engine refuses both): stated in the schema as RollRequest does.
+DICE_OR_SEED: dict[str, Any] = {
+    "anyOf": [
+        {"properties": {"dice": {"type": "null"}}},
+        {"properties": {"seed": {"type": "null"}}},
+    ]
+}
+
+
 class OracleRequest(_Request):
+    model_config = ConfigDict(json_schema_extra=DICE_OR_SEED)
     system: OracleSystemId = Field(
         description="a system whose text has a yes/no oracle; go_forth, storyteller and "
         "roll_under have none, and are answered with a 422 saying what their text offers"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from service.schemas import StrictRequest
 
@@ -18,11 +18,21 @@ class _Request(StrictRequest):
     """Strict: what the JSON schema says, nothing coerced (service.schemas.StrictRequest)."""
 
 
+# `dice` or `seed`, not both (the engine refuses both): stated in the schema as RollRequest does.
+DICE_OR_SEED: dict[str, Any] = {
+    "anyOf": [
+        {"properties": {"dice": {"type": "null"}}},
+        {"properties": {"seed": {"type": "null"}}},
+    ]
+}
+
+
 class TurnRequest(_Request):
     """The player's words, and optionally what to roll. With neither `move`, `kind` nor `track`
     the turn proposes a move (and a game master's parameters) and rolls nothing: accept it with
     `POST .../turns/{n}/accept`, or post the turn again naming the move."""
 
+    model_config = ConfigDict(json_schema_extra=DICE_OR_SEED)
     words: Words = Field(examples=["I swing my cutlass at the bosun"])
     move: str | None = Field(None, max_length=80, description="a move id of the system")
     kind: str | None = Field(None, max_length=80, description="a roll kind id (oracle, table...)")
@@ -39,6 +49,8 @@ class TurnRequest(_Request):
 
 class AcceptRequest(_Request):
     """Accept a proposed turn, overriding any of its parts."""
+
+    model_config = ConfigDict(json_schema_extra=DICE_OR_SEED)
 
     move: str | None = Field(None, max_length=80)
     kind: str | None = Field(None, max_length=80)
@@ -57,10 +69,25 @@ class ChooseRequest(_Request):
     )
 
 
+def _track_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every system's track types and ranks (which are the session's is the engine's check)."""
+    from rules.registry import all_systems
+
+    specs = [t for s in all_systems() if s.sheet for t in s.sheet.track_types]
+    return tuple(sorted({t.id for t in specs})), tuple(sorted({r for t in specs for r in t.ranks}))
+
+
+_TYPES, _RANKS = _track_words()
+TrackTypeId = Literal[_TYPES]  # type: ignore[valid-type]
+RankId = Literal[_RANKS]  # type: ignore[valid-type]
+
+
 class TrackRequest(_Request):
-    type: str = Field(max_length=40, examples=["vow"])
+    type: TrackTypeId = Field(
+        description="one of the session's system's track types", examples=["vow"]
+    )
     name: Name
-    rank: str | None = Field(None, max_length=40, examples=["dangerous"])
+    rank: RankId | None = Field(None, description="for a ranked track", examples=["dangerous"])
     target: int | None = Field(
         None, ge=1, le=1000, description="for a counted track: how many it takes (a goal)"
     )
