@@ -72,11 +72,13 @@ def wait_ready(client: httpx.Client, service: subprocess.Popen[bytes]) -> None:
 def settle(client: httpx.Client, sid: str, body: dict[str, Any]) -> None:
     """Take the first option of every choice a turn waits for (counted in its calls)."""
     while body.get("status") == "awaiting_choice":
-        first = body["choices"][0]
+        number = body["number"]
         body = client.post(
-            f"/v1/sessions/{sid}/turns/{body['number']}/choose",
-            json={"choices": {first["param"]: first["options"][0]["value"]}},
+            f"/v1/sessions/{sid}/turns/{number}/choose",
+            json={"choices": {c["param"]: c["options"][0]["value"] for c in body["choices"]}},
         ).json()
+        if "error" in body:
+            raise SystemExit(f"turn {number}: the choice failed: {body['error']}")
 
 
 def play(client: httpx.Client, mock: MockModel | None, system: str, turns: int) -> dict[str, Any]:
@@ -94,8 +96,8 @@ def play(client: httpx.Client, mock: MockModel | None, system: str, turns: int) 
             f"/v1/sessions/{sid}/turns",
             json={"words": f"Turn {n}: I press on through the storm", "seed": n, **named},
         )
+        settle(client, sid, r.json())  # a choice the turn waits for is part of the turn
         latency.append(time.perf_counter() - t0)
-        settle(client, sid, r.json())
         if mock:
             calls_named.append(len(mock.prompts) - before)
             if mock.prompts[before:]:
@@ -104,6 +106,8 @@ def play(client: httpx.Client, mock: MockModel | None, system: str, turns: int) 
     for n in range(5):
         before = len(mock.prompts) if mock else 0
         r = client.post(f"/v1/sessions/{sid}/turns", json={"words": "I sneak past the guards"})
+        if "number" not in r.json():
+            raise SystemExit(f"a proposed turn failed: {r.json()}")
         number = r.json()["number"]
         r = client.post(f"/v1/sessions/{sid}/turns/{number}/accept", json={"seed": n})
         settle(client, sid, r.json())
