@@ -126,6 +126,8 @@ def _commit_turn(
                 narration_status="none",
             )  # fmt: skip
             return turn.id, False
+        if req.move is not None:
+            _system(row).move(req.move)  # a move not in the catalogue: 422 naming `move`
         kind = "move" if req.move else (req.kind or "progress")
         params = dict(req.params) | ({"move": req.move} if req.move else {})
         turn = store.add_turn(

@@ -105,3 +105,19 @@ def test_an_elegy_session(client: TestClient) -> None:
     undone = play.post("/undo")
     assert undone["kind"] == "progress" and play.state()["tracks"]["t1"]["ticks"] == 0
     assert play.post("/replay")["ok"] is True
+
+
+def test_bad_turns_name_the_field(client: TestClient) -> None:
+    play = Play(client, "sundered_isles", KELL)
+    cases = [
+        ({"words": "x", "move": "teleport"}, "move"),
+        ({"words": "x", "move": "face_danger", "params": {"stat": "luck"}}, "params.stat"),
+        # "Roll your action die (d6) and challenge dice (2d10)": two dice are too few.
+        ({"words": "x", "move": "face_danger", "params": {"stat": "edge"}, "dice": [1, 2]},
+         "dice[2]"),
+        ({"words": "x", "kind": "warp"}, "kind"),
+        ({"words": "x", "track": "t9", "move": "fulfill_your_vow"}, "track"),
+    ]  # fmt: skip
+    for body, field in cases:
+        r = client.post(f"/v1/sessions/{play.sid}/turns", json=body)
+        assert 400 <= r.status_code < 500 and r.json()["error"]["field"] == field, r.text
