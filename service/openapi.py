@@ -31,7 +31,7 @@ from fastapi.openapi.utils import (
 
 from rules.registry import GameSystem, RollKind, all_systems
 from service.errors import ERROR_DESCRIPTIONS
-from service.schemas import ErrorResponse, RollRequest
+from service.schemas import DICE_OR_SEED, ErrorResponse, RollRequest
 
 REF = "#/components/schemas/"
 
@@ -76,10 +76,7 @@ def _request_schema(
         },
         "required": required,
         "additionalProperties": False,
-        "anyOf": [
-            {"properties": {"dice": {"type": "null"}}},
-            {"properties": {"seed": {"type": "null"}}},
-        ],
+        **DICE_OR_SEED,
     }
 
 

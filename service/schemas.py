@@ -28,6 +28,15 @@ def whole_numbers(value: Any) -> Any:
     return value
 
 
+# A request with `dice` or `seed`, not both (the engine refuses both), as a JSON schema.
+DICE_OR_SEED: dict[str, Any] = {
+    "anyOf": [
+        {"properties": {"dice": {"type": "null"}}},
+        {"properties": {"seed": {"type": "null"}}},
+    ]
+}
+
+
 class StrictRequest(BaseModel):
     """A request body that takes what its JSON schema says, and nothing coerced into it.
 

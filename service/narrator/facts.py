@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.errors import UnknownError
 from rules.models import Resolution
-from rules.registry import GameSystem, get_system
+from rules.registry import get_system
 from service.narrator.guard import polarity_of
 from vectorstore.models import Passage
 
@@ -166,7 +166,3 @@ def delimit(text: str) -> str:
     """Data for a prompt, with any of our delimiter tags inside it neutralised, so that a
     player's words or an ingested text cannot close its tag and pose as instructions."""
     return _TAG.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), text)
-
-
-def system_name(system: GameSystem) -> str:
-    return system.name

@@ -16,7 +16,7 @@ from pydantic import (
 from rules.models import Citation, Resolution
 from service.narrator.guard import GuardReport
 from service.narrator.quotes import Quotation
-from service.schemas import StrictRequest
+from service.schemas import DICE_OR_SEED, StrictRequest
 
 MAX_QUESTION = 2_000
 MAX_CONTEXT = 4_000
@@ -84,15 +84,6 @@ class PassageRef(BaseModel):
 
 
 # --- POST /v1/oracle -------------------------------------------------------------------------
-
-
-# `dice` or `seed`, not both (the engine refuses both): stated in the schema as RollRequest does.
-DICE_OR_SEED: dict[str, Any] = {
-    "anyOf": [
-        {"properties": {"dice": {"type": "null"}}},
-        {"properties": {"seed": {"type": "null"}}},
-    ]
-}
 
 
 class OracleRequest(_Request):

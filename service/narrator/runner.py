@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from prompts import RenderedPrompt
 from service.narrator.guard import Expectation, GuardReport, check_narration
@@ -64,6 +64,24 @@ class GuardFailed(Exception):
     def __init__(self, report: GuardReport) -> None:
         super().__init__(report.reason())
         self.report = report
+
+
+@dataclass(kw_only=True)
+class Narration:
+    """One narrated reply, ready to run: plain (``stream=False``) or streamed."""
+
+    model: ChatModel | None
+    prompt: Callable[[str], RenderedPrompt]
+    offline: str
+    check: Check | None
+    calls: Calls = field(default_factory=Calls)
+    shape: Callable[[str, bool], str] | None = None
+
+    def events(self, *, stream: bool) -> AsyncIterator[Event]:
+        return narrate(
+            model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
+            calls=self.calls, stream=stream, shape=self.shape,
+        )  # fmt: skip
 
 
 def guard_for(expectation: Expectation | None) -> Check | None:

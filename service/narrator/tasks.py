@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -38,7 +38,7 @@ from service.narrator.records import (
     SparkResponse,
     WorkedExample,
 )
-from service.narrator.runner import Check, Done, Event, Token, guard_for, narrate
+from service.narrator.runner import Done, Narration, Token, guard_for
 from vectorstore.library import Library
 from vectorstore.models import Passage
 
@@ -60,24 +60,12 @@ def _asked_numbers(*texts: str | None) -> set[int]:
     return {int(n) for t in texts if t for n in re.findall(r"\d+", t)}
 
 
-@dataclass
-class Task:
-    """A prepared task: its mechanics, its prompt, its offline text and its guard."""
+@dataclass(kw_only=True)
+class Task(Narration):
+    """A prepared task: a narration with its mechanics and how its final response is built."""
 
-    model: ChatModel | None
-    prompt: Callable[[str], RenderedPrompt]
-    offline: str
-    check: Check | None
     finish: Callable[[str, Narrated], BaseModel]
     mechanics: dict[str, Any]
-    calls: Calls = field(default_factory=Calls)
-    shape: Callable[[str, bool], str] | None = None
-
-    def events(self, *, stream: bool) -> AsyncIterator[Event]:
-        return narrate(
-            model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
-            calls=self.calls, stream=stream, shape=self.shape,
-        )  # fmt: skip
 
     async def run(self) -> BaseModel:
         done: Done | None = None

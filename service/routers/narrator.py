@@ -90,20 +90,21 @@ def _wants_stream(request: Request) -> bool:
     return "text/event-stream" in request.headers.get("accept", "")
 
 
-def _sse(event: str, data: Any) -> bytes:
+def sse_event(event: str, data: Any) -> bytes:
+    """One server-sent event, its data as JSON (FastAPI's encoder of the wire format)."""
     return format_sse_event(event=event, data_str=json.dumps(data, ensure_ascii=False))
 
 
 async def _events(task: Task) -> AsyncIterator[bytes]:
-    yield _sse("mechanics", task.mechanics)
+    yield sse_event("mechanics", task.mechanics)
     async for event in task.events(stream=True):
         if isinstance(event, Token):
-            yield _sse("token", {"text": event.text})
+            yield sse_event("token", {"text": event.text})
         elif isinstance(event, Discard):
-            yield _sse("discard", {"reason": event.reason})
+            yield sse_event("discard", {"reason": event.reason})
         elif isinstance(event, Done):
             final: BaseModel = task.finish(event.text, event.narrated)
-            yield _sse("final", final.model_dump(mode="json"))
+            yield sse_event("final", final.model_dump(mode="json"))
 
 
 async def _respond(request: Request, task: Task) -> Any:

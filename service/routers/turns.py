@@ -8,17 +8,15 @@ turn streams as the narrator's endpoints do: `mechanics` (the committed turn), `
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
-from fastapi.sse import format_sse_event
 from starlette.concurrency import run_in_threadpool
 
 from service.narrator.model import ChatModel
-from service.routers.narrator import SSE_DOC, ModelDep
+from service.routers.narrator import SSE_DOC, ModelDep, sse_event
 from service.routers.sessions import SessionId, responses
 from service.sessions import store, turns
 from service.sessions.db import Database, DatabaseDep, transaction
@@ -42,10 +40,6 @@ Number = Annotated[int, Path(ge=1, le=1_000_000, description="a turn number of t
 TrackId = Annotated[str, Path(max_length=40, description="a track id of the session (t1, t2...)")]
 ClockId = Annotated[str, Path(max_length=40, description="a clock id of the session (c1, c2...)")]
 _TURN = {**responses(401, 404, 409, 422), 200: {"content": SSE_DOC}}
-
-
-def _sse(event: str, data: Any) -> bytes:
-    return format_sse_event(event=event, data_str=json.dumps(data, ensure_ascii=False, default=str))
 
 
 def _load(database: Database, owner: str, session_id: str, turn_id: int) -> TurnOut:
@@ -72,7 +66,7 @@ async def _answer(
 
     async def events() -> AsyncIterator[bytes]:
         committed = await run_in_threadpool(_load, database, owner, session_id, turn_id)
-        yield _sse("mechanics", committed.model_dump(mode="json"))
+        yield sse_event("mechanics", committed.model_dump(mode="json"))
         job = (
             await run_in_threadpool(
                 turns.narration_for, database, owner, session_id, turn_id, model
@@ -83,16 +77,16 @@ async def _answer(
         if job is not None:
             async for event in job.events(stream=True):
                 if isinstance(event, turns.Token):
-                    yield _sse("token", {"text": event.text})
+                    yield sse_event("token", {"text": event.text})
                 elif isinstance(event, turns.Discard):
-                    yield _sse("discard", {"reason": event.reason})
+                    yield sse_event("discard", {"reason": event.reason})
                 elif isinstance(event, turns.Done):
                     await run_in_threadpool(
                         turns.record_narration, database, owner, session_id, turn_id,
                         event.text, event.narrated,
                     )  # fmt: skip
         final = await run_in_threadpool(_load, database, owner, session_id, turn_id)
-        yield _sse("final", final.model_dump(mode="json"))
+        yield sse_event("final", final.model_dump(mode="json"))
 
     return StreamingResponse(events(), status_code=status, media_type="text/event-stream")
 

@@ -144,11 +144,11 @@ def _plain_mechanics(turn: TurnRow) -> list[str]:
             out.append("Scores: " + ", ".join(f"{k} {v}" for k, v in r.scores.items()))
     changes = [c for c in turn.changes or [] if c.get("applied", True)]
     if changes:
-        out.append("Changes: " + "; ".join(_change_words(c) for c in changes))
+        out.append("Changes: " + "; ".join(change_words(c) for c in changes))
     return [*(f"- {line}" for line in out), ""] if out else []
 
 
-def _change_words(change: dict[str, Any]) -> str:
+def change_words(change: dict[str, Any]) -> str:
     if change.get("delta") is not None:
         told = f"{change['target']} {change['delta']:+d}"
     elif change.get("set_to") is not None:

@@ -24,7 +24,7 @@ from rules.errors import InvalidParameter, UnknownError
 from rules.models import Resolution, StateChange
 from rules.progress import MAX_TICKS
 from rules.registry import GameSystem, resolve_roll
-from rules.sheets import Choice, SheetRules, check_choices
+from rules.sheets import Choice, SheetRules
 from service.sessions.errors import SessionError
 
 State = dict[str, Any]
@@ -131,10 +131,6 @@ def pending_choices(
     return sheet_rules(system).choices(kind, params, resolution)
 
 
-def check_choice(choices: list[Choice], chosen: dict[str, Any]) -> dict[str, Any]:
-    return check_choices(choices, chosen)
-
-
 def apply_resolution(
     system: GameSystem,
     state: State,
@@ -197,6 +193,13 @@ def _mark_track(
     system: GameSystem, state: State, track_id: str, change: StateChange
 ) -> StateChange:
     entry = _track(state, track_id)
+    if entry.get("counted"):
+        before = entry["units"]
+        after = change.set_to if change.set_to is not None else before + (change.delta or 0)
+        entry["units"] = max(0, after)
+        return StateChange(
+            target=f"tracks.{track_id}", delta=entry["units"] - before, note=change.note
+        )
     if change.target == "progress_marks":
         ticks = _ticks_per_mark(system, entry) * (change.delta or 0)
     elif change.set_to is not None:

@@ -95,7 +95,8 @@ def _gm_defaults(system: GameSystem, kind: str, words: str) -> dict[str, Any]:
     cues = load_move_cues(system.id)
     said = set(tokenize(words))
     params: dict[str, Any] = {}
-    required = set(system.roll_kind(kind).params.model_json_schema().get("required", []))
+    fields = system.roll_kind(kind).params.model_fields
+    required = {name for name, spec in fields.items() if spec.is_required()}
     for gm in _gm_params(system):
         if kind not in gm.kinds or "." in gm.param:
             continue

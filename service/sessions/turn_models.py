@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.schemas import StrictRequest
+from service.schemas import DICE_OR_SEED, StrictRequest
 
 Words = Annotated[str, Field(min_length=1, max_length=2_000, pattern=r"\w")]
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\w")]
@@ -16,15 +16,6 @@ Die = Annotated[int, Field(ge=1, le=100)]
 
 class _Request(StrictRequest):
     """Strict: what the JSON schema says, nothing coerced (service.schemas.StrictRequest)."""
-
-
-# `dice` or `seed`, not both (the engine refuses both): stated in the schema as RollRequest does.
-DICE_OR_SEED: dict[str, Any] = {
-    "anyOf": [
-        {"properties": {"dice": {"type": "null"}}},
-        {"properties": {"seed": {"type": "null"}}},
-    ]
-}
 
 
 class TurnRequest(_Request):

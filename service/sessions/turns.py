@@ -13,7 +13,6 @@ is a parameter of the same roll, which the engine resolves again with the same d
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,33 +23,22 @@ from prompts import RenderedPrompt, get_prompt
 from rules.errors import DiceError
 from rules.models import Resolution
 from rules.registry import GameSystem, get_system
-from rules.sheets import Choice
+from rules.sheets import Choice, check_choices
 from service.narrator import facts, offline
 from service.narrator.guard import expectation_from
 from service.narrator.model import Calls, ChatModel
 from service.narrator.records import Narrated
-from service.narrator.runner import NO_MODEL, Discard, Done, Event, Token, guard_for, narrate
+from service.narrator.runner import NO_MODEL, Discard, Done, Narration, Token, guard_for
 from service.sessions import context, play, store
 from service.sessions.db import transaction
 from service.sessions.errors import SessionError
+from service.sessions.journal import change_words
 from service.sessions.propose import Proposal, propose
 from service.sessions.turn_models import AcceptRequest, ChooseRequest, TurnRequest
 
 
 def _system(row: store.SessionRow) -> GameSystem:
     return get_system(row.system)
-
-
-def _changes_words(changes: list[dict[str, Any]]) -> list[str]:
-    out = []
-    for c in changes:
-        if c.get("delta") is not None:
-            out.append(f"{c['target']} {c['delta']:+d}")
-        elif c.get("set_to") is not None:
-            out.append(f"{c['target']} = {c['set_to']}")
-        elif c.get("note"):
-            out.append(f"{c['target']}: {c['note']}")
-    return out
 
 
 def _waiting(db: Db, row: store.SessionRow) -> None:
@@ -184,7 +172,9 @@ def _apply(
         {**c.model_dump(mode="json"), "applied": False} for c in applied.not_applied
     ]
     store.set_state(row, applied.state)
-    line = context.digest(turn.number, turn.words, resolution, _changes_words(turn.changes))
+    line = context.digest(
+        turn.number, turn.words, resolution, [change_words(c) for c in turn.changes]
+    )
     row.summary = context.add_to_summary(row.summary or "", line)
 
 
@@ -224,7 +214,7 @@ def choose(
                 409, f"turn {number} awaits no choice (it is {turn.status})", "path.number"
             )
         offered = [Choice.model_validate(c) for c in turn.choices]
-        chosen = play.check_choice(offered, req.choices)
+        chosen = check_choices(offered, req.choices)
         first = Resolution.model_validate(turn.resolution)
         request = turn.request or {}
         params = dict(first.params) | chosen
@@ -293,7 +283,8 @@ def state_turn(
         )  # fmt: skip
         store.set_state(row, applied.state)
         row.summary = context.add_to_summary(
-            row.summary or "", context.digest(number, words, None, _changes_words(turn.changes))
+            row.summary or "",
+            context.digest(number, words, None, [change_words(c) for c in turn.changes]),
         )
         return turn.id
 
@@ -334,27 +325,9 @@ def undo(db_factory: Any, owner: str, session_id: str) -> int:
 # --- narration ------------------------------------------------------------------------------------
 
 
-@dataclass
-class TurnNarration:
-    """A turn's narration, ready to run (plain or streamed)."""
-
-    turn_id: int
-    model: ChatModel | None
-    prompt: Any
-    offline: str
-    check: Any
-    calls: Calls
-
-    def events(self, *, stream: bool) -> AsyncIterator[Event]:
-        return narrate(
-            model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
-            calls=self.calls, stream=stream,
-        )  # fmt: skip
-
-
 def narration_for(
     db_factory: Any, owner: str, session_id: str, turn_id: int, model: ChatModel | None
-) -> TurnNarration | None:
+) -> Narration | None:
     with transaction(db_factory) as db:
         row = store.get_session(db, owner, session_id)
         turn = store.turn_by_id(db, row, turn_id)
@@ -378,8 +351,8 @@ def narration_for(
             context=facts.delimit(situation), correction=correction,
         )  # fmt: skip
 
-    return TurnNarration(
-        turn_id=turn_id, model=model, prompt=prompt, check=guard_for(expect), calls=Calls(),
+    return Narration(
+        model=model, prompt=prompt, check=guard_for(expect),
         offline=offline.narration(resolution, words),
     )  # fmt: skip
 

@@ -152,3 +152,40 @@ def test_roll_under_a_shield_is_the_players_choice(client: TestClient) -> None:
     sheet_after = state(client, sid)["sheet"]
     assert sheet_after["shield"] is False and sheet_after["hp"] == 6
     assert client.post(f"/v1/sessions/{sid}/replay").json()["ok"] is True
+
+
+def test_storyteller_the_standard_difficulty_is_proposed(client: TestClient) -> None:
+    sid = create(client, "storyteller", SHEETS["storyteller"])["id"]
+    proposed = turn(client, sid, words="I vault the wall with my athletics")
+    # storyteller.txt, the difficulty table: "6 | Standard (firing a gun)"; the traits the
+    # words name make the pool.
+    assert proposed["proposal"]["params"]["difficulty"] == 6
+    assert proposed["proposal"]["params"]["traits"] == ["athletics"]
+
+
+def test_an_extended_action_completes_at_its_goal(client: TestClient) -> None:
+    sid = create(client, "storyteller", SHEETS["storyteller"])["id"]
+    client.post(
+        f"/v1/sessions/{sid}/tracks",
+        json={"type": "extended_action", "name": "Break in", "target": 2},
+    )
+    # storyteller.txt: "Task is completed when a given number of successes are obtained,
+    # which may require more than one roll". Dexterity 3: 8 and 9 succeed at difficulty 6.
+    turn(
+        client, sid, words="I pry at the door", track="t1",
+        params={"traits": ["dexterity"], "difficulty": 6}, dice=[8, 9, 2],
+    )  # fmt: skip
+    track = state(client, sid)["tracks"]["t1"]
+    assert track["units"] == 2 and track["status"] == "completed"
+
+
+def test_go_forth_effort_accumulates_on_a_heart(client: TestClient) -> None:
+    sid = create(client, "go_forth", SHEETS["go_forth"])["id"]
+    client.post(f"/v1/sessions/{sid}/tracks", json={"type": "heart", "name": "Ogre"})
+    # go_forth.txt: "Accumulate enough Effort against a Heart (10 points) to overcome it."
+    # d20 15 + 3 hits TN 12; the effort die 6 + might's +Effort 3 = 9 Effort.
+    hit = turn(client, sid, words="I hew at the ogre", track="t1",
+               params={"attribute": "might", "tn": 12}, dice=[15, 6])  # fmt: skip
+    assert hit["resolution"]["outcome"] == "hit"
+    track = state(client, sid)["tracks"]["t1"]
+    assert (track["units"], track["target"], track["status"]) == (9, 10, "open")
