@@ -1,4 +1,8 @@
-"""Apps and databases on a temporary SQLite file, for the session tests (and the turn tests).
+"""Apps and databases for the session tests (and the turn tests), on both stores.
+
+Every test here runs twice: on a temporary SQLite file and on a fresh schema of a PostgreSQL
+server (``tests/postgres.py``), unless marked ``sqlite_only`` (SQLite's own behaviour: its file,
+its pragmas). ``settings_for`` and ``session_app`` give the current test's store.
 
     app = session_app(tmp_path, api_keys=["k1"])     # an app; settings override the defaults
     with TestClient(app) as client: ...              # the lifespan migrates at start-up
@@ -16,11 +20,14 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from rules.registry import all_systems
 from service.app import create_app
-from service.sessions.db import Database
+from service.sessions import db as db_module
+from service.sessions.db import Database, make_engine
 from service.settings import Settings
+from tests.postgres import fresh_database_url, require_server
 
 # A valid sheet per system, the smallest that each system's rules accept.
 EXAMPLE_SHEETS: dict[str, dict[str, Any]] = {
@@ -40,11 +47,44 @@ EXAMPLE_SHEETS: dict[str, dict[str, Any]] = {
 }
 
 
+BACKENDS = ("sqlite", "postgresql")
+_database_url: str | None = None  # the current test's store: None is SQLite under data_dir
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames:
+        sqlite_only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+        metafunc.parametrize("backend", BACKENDS[:1] if sqlite_only else BACKENDS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The store this test runs on; ``settings_for`` reads it. Engines the test's apps made are
+    disposed after it (an app a test never started keeps its connections open)."""
+    global _database_url
+    name: str = getattr(request, "param", "sqlite")
+    _database_url = fresh_database_url(require_server()) if name == "postgresql" else None
+    engines: list[Engine] = []
+
+    def recording(settings: Settings) -> Engine:
+        engines.append(make_engine(settings))
+        return engines[-1]
+
+    monkeypatch.setattr(db_module, "make_engine", recording)
+    try:
+        yield name
+    finally:
+        _database_url = None
+        for engine in engines:
+            engine.dispose()
+
+
 def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
-    """Settings on ``tmp_path`` whatever the environment says (DATABASE_URL, API keys...)."""
+    """Settings on ``tmp_path`` whatever the environment says (DATABASE_URL, API keys...), on
+    the current test's store."""
     values: dict[str, Any] = {
         "data_dir": tmp_path,
-        "database_url": None,  # SQLite: tmp_path/fateweaver.db
+        "database_url": _database_url,  # None: SQLite, tmp_path/fateweaver.db
         "api_keys": [],
         "retrieval_warm_start": False,
         "narrator": "offline",

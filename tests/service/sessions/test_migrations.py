@@ -37,11 +37,11 @@ def _tables(settings: Settings) -> set[str]:
         engine.dispose()
 
 
-def test_upgrade_creates_the_tables_on_an_empty_database(tmp_path: Path) -> None:
+def test_upgrade_creates_the_tables_on_an_empty_database(tmp_path: Path, backend: str) -> None:
     settings = settings_for(tmp_path / "new")  # the folder does not exist yet
     assert upgrade_database(settings) == head_revision() == "0001"
     assert _tables(settings) == TABLES
-    assert (tmp_path / "new" / "fateweaver.db").is_file()
+    assert (tmp_path / "new" / "fateweaver.db").is_file() == (backend == "sqlite")
 
 
 def test_upgrading_twice_changes_nothing(tmp_path: Path) -> None:
@@ -72,6 +72,7 @@ def test_the_migrations_build_the_models_schema(tmp_path: Path) -> None:
     engine.dispose()
 
 
+@pytest.mark.sqlite_only
 def test_sqlite_runs_with_wal_and_foreign_keys(tmp_path: Path) -> None:
     engine = make_engine(settings_for(tmp_path))
     with engine.connect() as connection:
@@ -88,6 +89,7 @@ def test_sqlite_runs_with_wal_and_foreign_keys(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.sqlite_only
 def test_database_url_defaults_to_sqlite_in_the_data_folder_and_reads_postgres_urls(
     tmp_path: Path,
 ) -> None:
@@ -103,6 +105,7 @@ def test_database_url_defaults_to_sqlite_in_the_data_folder_and_reads_postgres_u
     assert url.drivername == "postgresql+psycopg2"
 
 
+@pytest.mark.sqlite_only
 def test_database_url_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/env.db")
     assert Settings().database_url == f"sqlite:///{tmp_path}/env.db"
@@ -111,6 +114,7 @@ def test_database_url_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_
     assert Settings().database_url == "postgresql://fw@db/x"
 
 
+@pytest.mark.sqlite_only
 def test_the_db_upgrade_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("FATEWEAVER_DATABASE_URL", raising=False)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/cli.db")

@@ -99,6 +99,7 @@ def test_a_missing_or_unknown_key_is_a_401(
         assert response.json()["error"]["field"] == field
 
 
+@pytest.mark.sqlite_only  # reads the database file
 def test_the_owner_is_a_hash_and_the_key_is_never_stored(
     keyed: TestClient, sheet_system: tuple[str, dict[str, Any]], tmp_path: Path
 ) -> None:
@@ -112,6 +113,7 @@ def test_the_owner_is_a_hash_and_the_key_is_never_stored(
     assert stored and ALICE.encode() not in stored
 
 
+@pytest.mark.sqlite_only  # no database
 def test_keys_come_comma_separated_and_stay_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FATEWEAVER_API_KEYS", f" {ALICE}, {BOB} ,")
     settings = Settings()
