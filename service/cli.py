@@ -24,6 +24,15 @@ app = typer.Typer(help="fateweaver: solo tabletop RPG companion", no_args_is_hel
 def serve(
     host: Annotated[str | None, typer.Option(help="bind address")] = None,
     port: Annotated[int | None, typer.Option(help="port")] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="worker processes on the one port (PostgreSQL, or SQLite on one machine); "
+            "each builds the app from the environment",
+        ),
+    ] = 1,
 ) -> None:
     """Start the HTTP service on the embedded defaults (OpenAPI docs at /docs).
 
@@ -40,12 +49,17 @@ def serve(
     from service.sessions.owners import bind_host
 
     settings = get_settings()
-    uvicorn.run(
-        create_app(settings),
-        host=bind_host(host or settings.host, settings),
-        port=port or settings.port,
-        log_level=settings.log_level,
-    )
+    where: dict[str, Any] = {
+        "host": bind_host(host or settings.host, settings),
+        "port": port or settings.port,
+        "log_level": settings.log_level,
+    }
+    if workers > 1:
+        # uvicorn's supervisor starts the processes; each calls the factory (its own engine,
+        # its own model client): nothing is shared but the database and the index on disk.
+        uvicorn.run("service.app:create_app", factory=True, workers=workers, **where)
+    else:
+        uvicorn.run(create_app(settings), **where)
 
 
 def _stopped(signum: int, frame: object) -> None:
