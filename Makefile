@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: install run test lint check bench eval-retrieval bench-retrieval bench-narrator bench-sessions
+.PHONY: install run test lint check bench eval-retrieval bench-retrieval bench-narrator bench-sessions bench-load
 
 install: $(VENV)/.installed
 
@@ -45,3 +45,7 @@ bench-narrator: install
 # A session's turn overhead, prompt growth and model calls (mock model and offline narrator).
 bench-sessions: install
 	$(BIN)/python bench/sessions.py
+
+# N concurrent sessions against `fateweaver serve`: SQLite, and PostgreSQL with two workers.
+bench-load: install
+	$(BIN)/python bench/load.py

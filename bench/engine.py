@@ -88,7 +88,7 @@ import tempfile
 from service.app import create_app
 from service.settings import Settings
 # Rolls only: no rules-search warm-up competing for the CPU during the measurement.
-app = create_app(Settings(data_dir=tempfile.mkdtemp(), retrieval_warm_start=False))
+app = create_app(Settings(data_dir=tempfile.mkdtemp(), retrieval_warm_start=False, rate_limit=""))
 
 @app.post("/trivial")
 def trivial() -> dict:

@@ -136,6 +136,7 @@ def main() -> None:
         "OPENAI_BASE_URL": f"http://127.0.0.1:{mock_port}/v1",
         "OPENAI_API_KEY": "not-needed",
         "FATEWEAVER_LOG_LEVEL": "warning",
+        "FATEWEAVER_RATE_LIMIT": "",  # a benchmark is the runaway client a limit stops
     }
     service = subprocess.Popen(
         [sys.executable, "-m", "service", "serve", "--port", str(port)], env=env, cwd=ROOT

@@ -131,7 +131,7 @@ def main() -> None:
     mock_port = free_port()
     serve_in_thread(mock.app, mock_port)
     base_env = {**os.environ, "FATEWEAVER_RETRIEVAL_WARM_START": "false",
-                "FATEWEAVER_LOG_LEVEL": "warning"}  # fmt: skip
+                "FATEWEAVER_LOG_LEVEL": "warning", "FATEWEAVER_RATE_LIMIT": ""}  # fmt: skip
     modes = {
         "mock model": {"FATEWEAVER_NARRATOR": "model", "FATEWEAVER_MODEL": "mock",
                        "OPENAI_BASE_URL": f"http://127.0.0.1:{mock_port}/v1",

@@ -8,18 +8,22 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from service.errors import install_error_handlers
+from service.limits import install_limits
 from service.narrator.model import build_model
 from service.openapi import install_openapi
+from service.redact import install_redaction
 from service.retrieval import Retrieval
 from service.routers import health, narrator, rolls, rules_search, sessions, systems, turns
 from service.sessions import install_session_errors
 from service.sessions.db import database_of
+from service.sessions.idempotency import install_idempotency
 from service.settings import Settings, get_settings
 
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start-up work runs here, so that building an app (a test, a script) starts nothing."""
+    install_redaction(app.state.settings)  # before anything logs: no secret in a log line
     database = database_of(app)
     database.upgrade()  # schema migrations, first: a database that cannot migrate stops start-up
     retrieval: Retrieval = app.state.retrieval  # read now: tests may have swapped it in
@@ -51,6 +55,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.narrator_model = build_model(settings)
     install_error_handlers(app)
     install_session_errors(app)
+    install_limits(app)  # body size, requests per API key
+    install_idempotency(app)
     app.include_router(health.router)
     app.include_router(systems.router)
     app.include_router(rolls.build_router())

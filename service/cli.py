@@ -203,12 +203,24 @@ def ingest_add(
         bool, typer.Option("--house-rules", help="house rules (for --system, or for every system)")
     ] = False,
 ) -> None:
-    """Index texts; an unchanged text is skipped, a changed one re-indexed."""
+    """Index texts; an unchanged text is skipped, a changed one re-indexed. A file over
+    FATEWEAVER_MAX_INGEST_BYTES stops the command before anything is indexed (exit status 2)."""
     files = _texts(paths)
+    limit = get_settings().max_ingest_bytes
+    too_large = [path for path in files if path.stat().st_size > limit]
+    if too_large:
+        for path in too_large:
+            typer.echo(
+                f"error: {path} is {path.stat().st_size} bytes, over the limit of {limit} bytes "
+                "(FATEWEAVER_MAX_INGEST_BYTES); split it into smaller files",
+                err=True,
+            )
+        typer.echo("nothing was indexed", err=True)
+        raise typer.Exit(2)
     library, progress = _progress_library("indexing")
     try:
         for path in files:
-            text = path.read_text(encoding="utf-8")
+            text = _read_at_most(path, limit)
             result = library.add_text(
                 text, source=path.name, system=system, house=house_rules, progress=progress
             )
@@ -219,6 +231,17 @@ def ingest_add(
     except UnicodeDecodeError as exc:
         typer.echo(f"error: {path} is not UTF-8 text ({exc.reason})", err=True)
         raise typer.Exit(2) from None
+
+
+def _read_at_most(path: Path, limit: int) -> str:
+    """The file's text, reading no more than ``limit`` bytes (it may have grown since)."""
+    with path.open("rb") as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        typer.echo(f"error: {path} is over the limit of {limit} bytes", err=True)
+        raise typer.Exit(2)
+    # Universal newlines, as Path.read_text reads them.
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
 @ingest_app.command("list")

@@ -27,7 +27,9 @@ from service.schemas import ErrorResponse
 ERROR_DESCRIPTIONS = {
     400: "Unreadable body (e.g. not UTF-8); a body that is not JSON, or not the schema's, is a 422",
     404: "Not found: an unknown id in the URL; the message lists the known ones",
+    413: "Too large: the message names the limit (and, for an export, how to ask for less)",
     422: "Invalid input: the message says what is wrong, `field` names the field",
+    429: "Too many requests: wait `Retry-After` seconds",
     503: "Unavailable: the message says why (e.g. rules search could not open its index)",
 }
 

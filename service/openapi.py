@@ -10,6 +10,8 @@
 - Request-validation answers (422) are ``ErrorResponse``, not FastAPI's ``HTTPValidationError``:
   the service answers ``{"error": {"message", "field"}}``, on every route, present or future; a
   route with a request body also documents the 400 of a body that cannot be read.
+- Every session route (``/v1/sessions...``) documents the 503 of a database busy or unreachable
+  for a moment, with its ``Retry-After`` (``service/sessions/errors.py``).
 - Integer bounds are written as integers (FastAPI writes floats: ``2**63 - 1`` became ``2**63``).
 
 tests/service/test_contract.py holds the service to this document with schemathesis.
@@ -31,6 +33,7 @@ from fastapi.openapi.utils import (
 
 from rules.registry import GameSystem, RollKind, all_systems
 from service.errors import ERROR_DESCRIPTIONS
+from service.limits import document_limits
 from service.schemas import DICE_OR_SEED, ErrorResponse, RollRequest
 
 REF = "#/components/schemas/"
@@ -101,17 +104,33 @@ def _roll_schemas() -> dict[str, dict[str, Any]]:
     return schemas
 
 
+SESSIONS = "/v1/sessions"
+
+
+def _database_unavailable(content: dict[str, Any]) -> dict[str, Any]:
+    retry_after = {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}
+    return {
+        "description": "Unavailable: the database is busy (a lock held too long) or cannot be "
+        "reached for a moment; retry after `Retry-After` seconds",
+        "headers": {"Retry-After": retry_after},
+        "content": content,
+    }
+
+
 def _error_answers(spec: dict[str, Any], components: dict[str, Any]) -> None:
     """Every 422 (FastAPI documents its own HTTPValidationError) answers ``ErrorResponse``, and
-    every operation with a request body documents the 400 of a body that cannot be read."""
+    every operation with a request body documents the 400 of a body that cannot be read, every
+    session operation the 503 of its database."""
     components.setdefault(
         "ErrorResponse", ErrorResponse.model_json_schema(ref_template=f"{REF}{{model}}")
     )
     for defs_name, definition in components["ErrorResponse"].pop("$defs", {}).items():
         components.setdefault(defs_name, definition)
     error = {"application/json": {"schema": {"$ref": f"{REF}ErrorResponse"}}}
-    for path in spec.get("paths", {}).values():
+    for route, path in spec.get("paths", {}).items():
         for operation in path.values():
+            if route.startswith(SESSIONS):
+                operation["responses"].setdefault("503", _database_unavailable(error))
             if "requestBody" in operation:
                 unreadable = {"description": ERROR_DESCRIPTIONS[400], "content": error}
                 operation["responses"].setdefault("400", unreadable)
@@ -168,6 +187,7 @@ def install_openapi(app: FastAPI) -> None:
         _exact_bounds(app, components)
         components.update(_roll_schemas())
         _error_answers(spec, components)
+        document_limits(app, spec)  # 413 (request body), 429 (rate limit)
         app.openapi_schema = spec
         return spec
 

@@ -12,6 +12,8 @@ from rules.registry import MAX_SEED, GameSystem, MeterSpec, RollKind
 from rules.tables import Table
 
 MAX_DICE = 200
+MAX_ID = 80  # a system, roll kind, move or table id
+MAX_PARAMS = 50  # parameters of one roll (a kind takes a dozen at most)
 
 
 def whole_numbers(value: Any) -> Any:
@@ -58,9 +60,13 @@ class RollRequest(StrictRequest):
     ``service.openapi``; the engine checks ``system``, ``kind`` and ``params`` and names the
     field that is wrong (``routers.rolls.check_params`` holds ``params`` to strict types too)."""
 
-    system: str = Field(description="system id", examples=["sundered_isles"])
-    kind: str = Field(description="roll kind id of that system", examples=["action"])
-    params: dict[str, Any] = Field(default_factory=dict, description="the roll kind's parameters")
+    system: str = Field(max_length=MAX_ID, description="system id", examples=["sundered_isles"])
+    kind: str = Field(
+        max_length=MAX_ID, description="roll kind id of that system", examples=["action"]
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict, max_length=MAX_PARAMS, description="the roll kind's parameters"
+    )
     dice: list[int] | None = Field(
         None,
         max_length=MAX_DICE,

@@ -84,6 +84,20 @@ class Settings(BaseSettings):
         description="the session store: a SQLAlchemy URL, e.g. postgresql://user@host/fateweaver "
         "(postgres:// and postgresql:// use psycopg); unset: SQLite, data_dir/fateweaver.db",
     )
+    database_lock_timeout: float = Field(
+        5.0,
+        gt=0,
+        le=600,
+        description="seconds a request waits for a lock another transaction holds (SQLite's "
+        "busy_timeout, PostgreSQL's lock_timeout) before it answers 503, retry",
+    )
+    database_connect_timeout: int = Field(
+        5,
+        ge=2,
+        le=600,
+        description="seconds to connect to PostgreSQL (libpq's connect_timeout; 2 at least) "
+        "before a request answers 503, retry",
+    )
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(
         default_factory=list,
         description="API keys, comma-separated (FATEWEAVER_API_KEYS=key1,key2): each key owns its "
@@ -95,6 +109,58 @@ class Settings(BaseSettings):
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [key.strip() for key in value.split(",") if key.strip()]
+        return value
+
+    # Limits: request sizes, exports, ingested files, and requests per API key
+    max_body_bytes: int = Field(
+        256 * 1024,
+        ge=1024,
+        description="largest request body, in bytes (256 KiB): a sheet or a turn is a few KiB; "
+        "a larger body (by Content-Length, or counted as a streamed one arrives) is a 413",
+    )
+    max_export_bytes: int = Field(
+        10 * 1024 * 1024,
+        ge=1024,
+        description="largest journal export, in bytes (10 MiB, thousands of turns): a larger "
+        "one is a 413 asking for a range of turns (from_turn, to_turn)",
+    )
+    max_ingest_bytes: int = Field(
+        20 * 1024 * 1024,
+        ge=1,
+        description="largest file `fateweaver ingest add` takes, in bytes (20 MB, a whole "
+        "rulebook as text several times over); a larger one is refused and nothing is ingested",
+    )
+    rate_limit: str = Field(
+        "20/second;600/minute",
+        description="requests per API key (per client address without API keys), as `limits` "
+        "strings separated by ';' (e.g. 20/second;600/minute); empty: no limit. The default is "
+        "about ten times what a player's front end sends in a burst and a minute, and stops a "
+        "runaway script within a second; over it is a 429 with Retry-After. /healthz, /readyz "
+        "and the docs are never limited",
+    )
+    rate_limit_storage: str = Field(
+        "memory://",
+        description="where the rate limit counts are kept, a `limits` storage URI: memory:// "
+        "counts per worker process (with N workers a key may send N times the limit); "
+        "redis://host:6379 (with the redis package installed) shares the counts between workers "
+        "and machines",
+    )
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _rate_limit(cls, value: str) -> str:
+        from limits import parse_many
+
+        if value.strip():
+            parse_many(value)  # ValueError: not a `limits` string
+        return value.strip()
+
+    @field_validator("rate_limit_storage")
+    @classmethod
+    def _rate_limit_storage(cls, value: str) -> str:
+        # The scheme is checked when the app is built (service.limits), with its driver.
+        if "://" not in value or value.startswith("async+"):
+            raise ValueError("a `limits` storage URI, e.g. memory:// or redis://host:6379")
         return value
 
 

@@ -655,10 +655,10 @@ class Play:
         from service.sessions.turn_models import TurnRequest
 
         request = TurnRequest(**fields)
-        turn_id, needs = await turns.take_turn(
+        committed = await turns.take_turn(
             self.database, self.owner, self.session_id, request, self.model
         )
-        await self.after(turn_id, needs)
+        await self.after(committed.turn_id, committed.needs_narration)
 
     async def proposed(self, turn: TurnOut) -> None:
         from service.sessions import turns
@@ -674,10 +674,8 @@ class Play:
         if answer == "o":
             fields = parse_override(self.read("override (e.g. move=strike stat=iron): "))
         request = AcceptRequest(**fields, **self.source(fields))
-        turn_id, needs = turns.accept(
-            self.database, self.owner, self.session_id, turn.number, request
-        )
-        await self.after(turn_id, needs)
+        committed = turns.accept(self.database, self.owner, self.session_id, turn.number, request)
+        await self.after(committed.turn_id, committed.needs_narration)
 
     async def choose(self, turn: TurnOut) -> None:
         """The choices a turn waits for, as numbered menus; the engine resolves them."""
@@ -692,14 +690,14 @@ class Play:
             chosen[choice["param"]] = options[pick]["value"]
         args = (self.database, self.owner, self.session_id, turn.number)
         try:
-            turn_id, needs = turns.choose(*args, ChooseRequest(choices=chosen, dice=self.dice))
+            committed = turns.choose(*args, ChooseRequest(choices=chosen, dice=self.dice))
         except DiceError as exc:  # the option rolls more dice, and the first ones were given
             if self.dice is not None or exc.message.startswith("too many"):
                 raise
             self.console.print(f"this rolls more dice: {exc.message}", style="yellow")
             dice = parse_dice(self.answer("the dice, rolled by hand (e.g. 47): ", LATER))
-            turn_id, needs = turns.choose(*args, ChooseRequest(choices=chosen, dice=dice))
-        await self.after(turn_id, needs)
+            committed = turns.choose(*args, ChooseRequest(choices=chosen, dice=dice))
+        await self.after(committed.turn_id, committed.needs_narration)
 
     def answer(self, prompt: str, unanswered: str) -> str:
         """The player's answer; a command typed instead leaves the question (and runs)."""
@@ -806,7 +804,7 @@ class Play:
             if not rolled:
                 raise ParseError("no resolved roll to narrate yet", "turn")
             number = rolled[-1].number
-        turn_id = turns.renarratable(self.database, self.owner, self.session_id, number)
+        turn_id = turns.renarratable(self.database, self.owner, self.session_id, number).turn_id
         await self.narrate(turn_id)
         turn = self.load(turn_id)
         self.console.print(f"turn {turn.number}, told again:")

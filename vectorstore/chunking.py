@@ -272,9 +272,15 @@ def _pack(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _chunk_id(system: str, source: str, heading: str, text: str, seen: set[str]) -> str:
+def _chunk_id(
+    system: str, source: str, heading: str, text: str, seen: set[str], kind: str = "builtin"
+) -> str:
     digest = hashlib.sha256(f"{system}\0{source}\0{heading}\0{text}".encode()).hexdigest()
     base = f"{system}:{source}:{digest[:16]}"
+    if kind != "builtin":
+        # A person's text has ids of its own: a copy of a rulebook under the rulebook's name
+        # would otherwise overwrite the rulebook's vectors (and delete them when removed).
+        base = f"{kind}:{base}"
     cid, n = base, 1
     while cid in seen:
         n += 1
@@ -319,6 +325,6 @@ def chunk_text(
             body = text[a:b]
             if not body.strip():
                 continue
-            cid = _chunk_id(system, source, heading, body, seen)
+            cid = _chunk_id(system, source, heading, body, seen, kind)
             chunks.append(Chunk(cid, system, source, heading, a, b, body, kind, doc or source))
     return chunks

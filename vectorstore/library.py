@@ -189,7 +189,13 @@ class Library:
     ) -> IngestResult:
         digest = sha256_text(text)
         old = self.docs.get(doc)
-        if old and old["sha256"] == digest and old["system"] == system:
+        if (
+            old
+            and old["sha256"] == digest
+            and old["system"] == system
+            # (a person's text indexed before its ids had its kind in them is indexed again)
+            and (kind == "builtin" or all(c.id.startswith(f"{kind}:") for c in old["chunks"]))
+        ):
             return IngestResult(
                 doc=doc, source=source, system=system, status="unchanged",
                 chunks=len(old["chunks"]), embedded=0,
@@ -202,7 +208,7 @@ class Library:
         new = [c for c in chunks if c.id not in old_ids]
         self._embed_and_store(new, progress)
         gone = [c for c in old["chunks"] if c.id not in {c.id for c in chunks}] if old else []
-        self.index.delete([v for c in gone for v in c.vector_ids()])
+        self.index.delete(self._unshared([v for c in gone for v in c.vector_ids()], doc))
         self.docs[doc] = {
             "doc": doc, "system": system, "source": source, "kind": kind,
             "sha256": digest, "chunks": chunks,
@@ -232,7 +238,7 @@ class Library:
                 )  # fmt: skip
             for doc in [d for d, v in self.docs.items() if v["kind"] == "builtin"]:
                 if doc not in present:
-                    results.append(self.remove(doc))
+                    results.append(self.remove(doc, builtin=True))
             self.reconcile(progress)
             return results
 
@@ -272,6 +278,10 @@ class Library:
             )
         if system is None and not house:
             raise InvalidParameter("give a system id, or mark the text as house rules", "system")
+        if system == ALL_SYSTEMS and not house:
+            raise InvalidParameter(
+                f"{ALL_SYSTEMS!r} (every system) is for house rules: use --house-rules", "system"
+            )
         if not text.strip():
             raise InvalidParameter(f"{source} is empty", "path")
         sys_id = system or ALL_SYSTEMS
@@ -282,10 +292,15 @@ class Library:
                 progress=progress,
             )  # fmt: skip
 
-    def remove(self, doc: str) -> IngestResult:
+    def remove(self, doc: str, *, builtin: bool = False) -> IngestResult:
+        """Remove a user text or house rules (a built-in text only when ``sync`` finds its
+        source gone: ``builtin=True``)."""
         with self._lock:
             entry = self._find(doc)
-            self.index.delete([v for c in entry["chunks"] for v in c.vector_ids()])
+            if entry["kind"] == "builtin" and not builtin:
+                raise InvalidParameter("the built-in rulebooks cannot be removed", "doc")
+            vids = [v for c in entry["chunks"] for v in c.vector_ids()]
+            self.index.delete(self._unshared(vids, entry["doc"]))
             del self.docs[entry["doc"]]
             self._save_manifest()
             self._keyword = None
@@ -293,6 +308,16 @@ class Library:
                 doc=entry["doc"], source=entry["source"], system=entry["system"],
                 status="removed", chunks=len(entry["chunks"]), embedded=0,
             )  # fmt: skip
+
+    def _unshared(self, vector_ids: list[str], doc: str) -> list[str]:
+        """Those of ``doc``'s vectors that no other text holds (never delete another's)."""
+        if not vector_ids:
+            return []
+        held = {
+            v for d, entry in self.docs.items() if d != doc
+            for c in entry["chunks"] for v in c.vector_ids()
+        }  # fmt: skip
+        return [v for v in vector_ids if v not in held]
 
     def _find(self, doc: str) -> dict[str, Any]:
         if doc in self.docs:
@@ -397,8 +422,11 @@ class Library:
 
     def _passage(self, chunk_id: str, score: float) -> Passage:
         c = self._chunks[chunk_id]
+        # A person's text is cited by its document id (user/<system>/<file>, house/...), never
+        # by a file name alone, which may be a rulebook's.
+        source = c.source if c.kind == "builtin" else f"{c.kind}/{c.system}/{c.source}"
         return Passage(
-            id=c.id, system=c.system, citation=Citation(source=c.source, heading=c.heading),
+            id=c.id, system=c.system, citation=Citation(source=source, heading=c.heading),
             score=round(score, 6), text=c.text, kind=c.kind, start=c.start, end=c.end,  # type: ignore[arg-type]
         )  # fmt: skip
 

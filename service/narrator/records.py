@@ -16,7 +16,7 @@ from pydantic import (
 from rules.models import Citation, Resolution
 from service.narrator.guard import GuardReport
 from service.narrator.quotes import Quotation
-from service.schemas import DICE_OR_SEED, StrictRequest
+from service.schemas import DICE_OR_SEED, MAX_ID, StrictRequest
 
 MAX_QUESTION = 2_000
 MAX_CONTEXT = 4_000
@@ -147,7 +147,7 @@ class SparkRequest(_Request):
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_spark_schema)
     system: SystemId
-    table: str = Field(examples=["pay_the_price"])
+    table: str = Field(max_length=MAX_ID, examples=["pay_the_price"])
     situation: str | None = Field(None, max_length=MAX_CONTEXT)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 
 from service.errors import error_responses
-from service.sessions import store
-from service.sessions.db import DbDep
+from service.sessions import idempotency, store
+from service.sessions.db import DatabaseDep, DbDep
+from service.sessions.idempotency import IdempotencyKey
 from service.sessions.models import SessionRow
 from service.sessions.owners import OwnerDep, document_auth
 from service.sessions.schemas import SessionCreate, SessionOut, SessionRename
@@ -21,7 +22,8 @@ from service.settings import Settings
 _DESCRIPTIONS = {
     401: "Unauthorized: no API key, or an unknown one (only when API keys are configured)",
     404: "Not found: no such session for this API key",
-    409: "Conflict: the session has ended; it is read-only",
+    409: "Conflict: the session has ended (it is read-only), a turn awaits a choice, or the "
+    "Idempotency-Key was used for another request",
 }
 ERROR_RESPONSE = "#/components/schemas/ErrorResponse"
 
@@ -59,12 +61,22 @@ def build_router(settings: Settings) -> APIRouter:
     """Built per app: without API keys, its OpenAPI says that none is needed."""
     router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 
-    @router.post("", status_code=201, responses=responses(401, 422))
-    def create_session(body: SessionCreate, owner: OwnerDep, db: DbDep) -> SessionOut:
+    @router.post("", status_code=201, responses=responses(401, 409, 422))
+    def create_session(
+        body: SessionCreate, request: Request, owner: OwnerDep, db: DbDep, database: DatabaseDep,
+        key: IdempotencyKey = None,
+    ) -> SessionOut:  # fmt: skip
         """Start a session for a system with a character sheet, validated against that
         system's rules (422 naming `sheet.<field>` when it is not a valid sheet)."""
+        keyed = idempotency.keyed(owner, key, request, body)
+        idempotency.check(database, keyed)
         state = body.initial_state()
-        return SessionOut.of(store.create_session(db, owner, body.system, body.name, state))
+        row = store.create_session(db, owner, body.system, body.name, state)
+        created = SessionOut.of(row)
+        kept = idempotency.record(db, keyed, row.id, status=201)
+        if kept is not None:  # in this transaction: the session and its answer together
+            kept.response = created.model_dump(mode="json")
+        return created
 
     @router.get("", responses=responses(401))
     def list_sessions(owner: OwnerDep, db: DbDep) -> list[SessionOut]:

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from service.narrator.model import ChatModel
 from service.routers.narrator import SSE_DOC, ModelDep, sse_event
 from service.routers.sessions import SessionId, responses
-from service.sessions import store, turns
+from service.sessions import idempotency, store, turns
 from service.sessions.db import Database, DatabaseDep, transaction
+from service.sessions.idempotency import IdempotencyKey, Keyed
 from service.sessions.journal import export_markdown, replay_session, turn_out
 from service.sessions.owners import OwnerDep, document_auth
 from service.sessions.turn_models import (
@@ -37,6 +37,12 @@ from service.settings import Settings
 
 ExportFormat = Literal["markdown", "iron_vault"]
 Number = Annotated[int, Path(ge=1, le=1_000_000, description="a turn number of the session")]
+FromTurn = Annotated[
+    int | None, Query(ge=1, le=1_000_000, description="export from this turn number on")
+]
+ToTurn = Annotated[
+    int | None, Query(ge=1, le=1_000_000, description="export up to this turn number (included)")
+]
 TrackId = Annotated[str, Path(max_length=40, description="a track id of the session (t1, t2...)")]
 ClockId = Annotated[str, Path(max_length=40, description="a clock id of the session (c1, c2...)")]
 _TURN = {**responses(401, 404, 409, 422), 200: {"content": SSE_DOC}}
@@ -53,42 +59,67 @@ async def _answer(
     database: Database,
     owner: str,
     session_id: str,
-    turn_id: int,
-    needs_narration: bool,
-    model: ChatModel | None,
+    committed: turns.Committed,
+    keyed: Keyed | None,
     status: int = 200,
 ) -> Any:
-    """The committed turn, narrated (plain), or streamed with its narration."""
-    if "text/event-stream" not in request.headers.get("accept", ""):
-        if needs_narration:
-            await turns.narrate_turn(database, owner, session_id, turn_id, model)
-        return await run_in_threadpool(_load, database, owner, session_id, turn_id)
+    """The committed turn, narrated (plain), or streamed with its narration; kept for a retry
+    when the request has an idempotency key."""
+    streamed = "text/event-stream" in request.headers.get("accept", "")
+
+    async def told() -> AsyncIterator[turns.Token | turns.Discard | TurnOut]:
+        """The narration's events, then the turn as kept (its narration, or as committed)."""
+        final: TurnOut | None = None
+        if committed.narration is not None:
+            async for event in committed.narration.events(stream=streamed):
+                if isinstance(event, turns.Done):
+                    final = await run_in_threadpool(
+                        turns.record_narration, database, owner, session_id,
+                        committed.turn_id, event.text, event.narrated, keyed,
+                    )  # fmt: skip
+                else:
+                    yield event
+        if final is None:
+            final = committed.turn
+            await run_in_threadpool(
+                idempotency.complete, database, keyed, final.model_dump(mode="json")
+            )
+        yield final
+
+    if not streamed:
+        return [e async for e in told() if isinstance(e, TurnOut)][-1]
 
     async def events() -> AsyncIterator[bytes]:
-        committed = await run_in_threadpool(_load, database, owner, session_id, turn_id)
-        yield sse_event("mechanics", committed.model_dump(mode="json"))
-        job = (
-            await run_in_threadpool(
-                turns.narration_for, database, owner, session_id, turn_id, model
-            )
-            if needs_narration
-            else None
-        )
-        if job is not None:
-            async for event in job.events(stream=True):
-                if isinstance(event, turns.Token):
-                    yield sse_event("token", {"text": event.text})
-                elif isinstance(event, turns.Discard):
-                    yield sse_event("discard", {"reason": event.reason})
-                elif isinstance(event, turns.Done):
-                    await run_in_threadpool(
-                        turns.record_narration, database, owner, session_id, turn_id,
-                        event.text, event.narrated,
-                    )  # fmt: skip
-        final = await run_in_threadpool(_load, database, owner, session_id, turn_id)
-        yield sse_event("final", final.model_dump(mode="json"))
+        yield sse_event("mechanics", committed.turn.model_dump(mode="json"))
+        async for event in told():
+            if isinstance(event, turns.Token):
+                yield sse_event("token", {"text": event.text})
+            elif isinstance(event, turns.Discard):
+                yield sse_event("discard", {"reason": event.reason})
+            else:
+                yield sse_event("final", event.model_dump(mode="json"))
 
     return StreamingResponse(events(), status_code=status, media_type="text/event-stream")
+
+
+async def _keyed(
+    database: Database, owner: str, key: str | None, request: Request, body: Any
+) -> Keyed | None:
+    """The request's idempotency key; a key used already answers the first response."""
+    return await run_in_threadpool(_keyed_now, database, owner, key, request, body)
+
+
+def _keyed_now(
+    database: Database, owner: str, key: str | None, request: Request, body: Any
+) -> Keyed | None:
+    keyed = idempotency.keyed(owner, key, request, body)
+    idempotency.check(database, keyed)
+    return keyed
+
+
+def _kept(database: Database, keyed: Keyed | None, answer: TurnOut) -> TurnOut:
+    idempotency.complete(database, keyed, answer.model_dump(mode="json"))
+    return answer
 
 
 def build_router(settings: Settings) -> APIRouter:
@@ -97,57 +128,67 @@ def build_router(settings: Settings) -> APIRouter:
     @router.post("/turns", status_code=201, responses=_TURN)
     async def take_turn(
         session_id: SessionId, body: TurnRequest, request: Request, owner: OwnerDep,
-        database: DatabaseDep, model: ModelDep,
+        database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
     ) -> TurnOut:  # fmt: skip
         """The player's words, and optionally the move or roll kind, its parameters and dice
         (or a seed). Without a move, kind or track, a move is proposed and nothing is rolled.
         When the outcome leaves a choice, the turn waits for `POST .../turns/{n}/choose`."""
-        turn_id, needs = await turns.take_turn(database, owner, session_id, body, model)
+        keyed = await _keyed(database, owner, key, request, body)
+        committed = await turns.take_turn(database, owner, session_id, body, model, keyed)
         result: TurnOut = await _answer(
-            request, database, owner, session_id, turn_id, needs, model, status=201
+            request, database, owner, session_id, committed, keyed, status=201
         )
         return result
 
     @router.post("/turns/{number}/accept", responses=_TURN)
     async def accept_turn(
         session_id: SessionId, number: Number, body: AcceptRequest, request: Request,
-        owner: OwnerDep, database: DatabaseDep, model: ModelDep,
+        owner: OwnerDep, database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
     ) -> TurnOut:  # fmt: skip
         """Roll a proposed turn, with any part of the proposal overridden."""
-        turn_id, needs = await run_in_threadpool(
-            turns.accept, database, owner, session_id, number, body
+        keyed = await _keyed(database, owner, key, request, body)
+        committed = await run_in_threadpool(
+            turns.accept, database, owner, session_id, number, body, keyed, model
         )
-        result: TurnOut = await _answer(request, database, owner, session_id, turn_id, needs, model)
+        result: TurnOut = await _answer(request, database, owner, session_id, committed, keyed)
         return result
 
     @router.post("/turns/{number}/choose", responses=_TURN)
     async def choose(
         session_id: SessionId, number: Number, body: ChooseRequest, request: Request,
-        owner: OwnerDep, database: DatabaseDep, model: ModelDep,
+        owner: OwnerDep, database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
     ) -> TurnOut:  # fmt: skip
         """Make the choices a turn offered (each a parameter of the roll, resolved again by the
         engine with the same dice); a choice that was not offered is a 422."""
-        turn_id, needs = await run_in_threadpool(
-            turns.choose, database, owner, session_id, number, body
+        keyed = await _keyed(database, owner, key, request, body)
+        committed = await run_in_threadpool(
+            turns.choose, database, owner, session_id, number, body, keyed, model
         )
-        result: TurnOut = await _answer(request, database, owner, session_id, turn_id, needs, model)
+        result: TurnOut = await _answer(request, database, owner, session_id, committed, keyed)
         return result
 
     @router.post("/turns/{number}/renarrate", responses=_TURN)
     async def renarrate(
         session_id: SessionId, number: Number, request: Request, owner: OwnerDep,
-        database: DatabaseDep, model: ModelDep,
+        database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
     ) -> TurnOut:  # fmt: skip
         """Tell a resolved turn again: new words; the dice and the state stay as they are."""
-        turn_id = await run_in_threadpool(turns.renarratable, database, owner, session_id, number)
-        result: TurnOut = await _answer(request, database, owner, session_id, turn_id, True, model)
+        keyed = await _keyed(database, owner, key, request, None)
+        committed = await run_in_threadpool(
+            turns.renarratable, database, owner, session_id, number, keyed, model
+        )
+        result: TurnOut = await _answer(request, database, owner, session_id, committed, keyed)
         return result
 
     @router.post("/undo", responses=responses(401, 404, 409))
-    def undo(session_id: SessionId, owner: OwnerDep, database: DatabaseDep) -> TurnOut:
+    def undo(
+        session_id: SessionId, request: Request, owner: OwnerDep, database: DatabaseDep,
+        key: IdempotencyKey = None,
+    ) -> TurnOut:  # fmt: skip
         """Revert the last turn's state changes; its journal entry is kept, marked undone."""
-        turn_id = turns.undo(database, owner, session_id)
-        return _load(database, owner, session_id, turn_id)
+        keyed = _keyed_now(database, owner, key, request, None)
+        turn_id = turns.undo(database, owner, session_id, keyed)
+        return _kept(database, keyed, _load(database, owner, session_id, turn_id))
 
     @router.get("/turns", responses=responses(401, 404))
     def journal(session_id: SessionId, owner: OwnerDep, database: DatabaseDep) -> list[TurnOut]:
@@ -168,60 +209,78 @@ def build_router(settings: Settings) -> APIRouter:
 
     def _state_turn(
         database: Database, owner: str, session_id: str, kind: str, words: str,
-        op: dict[str, Any],
+        op: dict[str, Any], keyed: Keyed | None, status: int = 200,
     ) -> TurnOut:  # fmt: skip
-        turn_id = turns.state_turn(database, owner, session_id, kind, words, op)
-        return _load(database, owner, session_id, turn_id)
+        turn_id = turns.state_turn(database, owner, session_id, kind, words, op, keyed, status)
+        return _kept(database, keyed, _load(database, owner, session_id, turn_id))
 
     @router.post("/tracks", status_code=201, responses=responses(401, 404, 409, 422))
     def open_track(
-        session_id: SessionId, body: TrackRequest, owner: OwnerDep, database: DatabaseDep
+        session_id: SessionId,
+        body: TrackRequest,
+        owner: OwnerDep,
+        database: DatabaseDep,
+        request: Request,
+        key: IdempotencyKey = None,
     ) -> TurnOut:
         """Open a progress track (a vow, an expedition, a fight, a connection...)."""
         return _state_turn(
             database, owner, session_id, "track", f"open {body.type}: {body.name}",
             {"op": "open_track", "type": body.type, "name": body.name, "rank": body.rank,
              "target": body.target},
+            _keyed_now(database, owner, key, request, body), status=201,
         )  # fmt: skip
 
     @router.post("/tracks/{track_id}/progress", responses=responses(401, 404, 409, 422))
     def mark_progress(
         session_id: SessionId, track_id: TrackId, body: MarkRequest, owner: OwnerDep,
         database: DatabaseDep,
+        request: Request, key: IdempotencyKey = None,
     ) -> TurnOut:  # fmt: skip
         """Mark progress on a track: its rank's ticks, `times` times."""
         return _state_turn(
             database, owner, session_id, "progress", f"mark progress on {track_id} x{body.times}",
             {"op": "mark_track", "track": track_id, "times": body.times},
+            _keyed_now(database, owner, key, request, body),
         )  # fmt: skip
 
     @router.post("/tracks/{track_id}/close", responses=responses(401, 404, 409, 422))
     def close_track(
         session_id: SessionId, track_id: TrackId, body: CloseTrackRequest, owner: OwnerDep,
         database: DatabaseDep,
+        request: Request, key: IdempotencyKey = None,
     ) -> TurnOut:  # fmt: skip
         return _state_turn(
             database, owner, session_id, "track", f"{body.status}: {track_id}",
             {"op": "close_track", "track": track_id, "status": body.status},
+            _keyed_now(database, owner, key, request, body),
         )  # fmt: skip
 
     @router.post("/clocks", status_code=201, responses=responses(401, 404, 409, 422))
     def open_clock(
-        session_id: SessionId, body: ClockRequest, owner: OwnerDep, database: DatabaseDep
+        session_id: SessionId,
+        body: ClockRequest,
+        owner: OwnerDep,
+        database: DatabaseDep,
+        request: Request,
+        key: IdempotencyKey = None,
     ) -> TurnOut:
         return _state_turn(
             database, owner, session_id, "clock", f"clock: {body.name}",
             {"op": "open_clock", "name": body.name, "segments": body.segments},
+            _keyed_now(database, owner, key, request, body), status=201,
         )  # fmt: skip
 
     @router.post("/clocks/{clock_id}/advance", responses=responses(401, 404, 409, 422))
     def advance_clock(
         session_id: SessionId, clock_id: ClockId, body: AdvanceRequest, owner: OwnerDep,
         database: DatabaseDep,
+        request: Request, key: IdempotencyKey = None,
     ) -> TurnOut:  # fmt: skip
         return _state_turn(
             database, owner, session_id, "clock", f"advance {clock_id} by {body.by}",
             {"op": "advance_clock", "clock": clock_id, "by": body.by},
+            _keyed_now(database, owner, key, request, body),
         )  # fmt: skip
 
     # --- the journal as a whole ----------------------------------------------------------------
@@ -229,17 +288,33 @@ def build_router(settings: Settings) -> APIRouter:
     @router.get(
         "/export",
         response_class=PlainTextResponse,
-        responses={**responses(401, 404, 409, 422), 200: {"content": {"text/markdown": {}}}},
+        responses={
+            **responses(401, 404, 409, 422),
+            200: {"content": {"text/markdown": {}}},
+            413: {
+                **responses(413)[413],
+                "description": "Too large: the export is over max_export_bytes; the message "
+                "says which range of turns (from_turn, to_turn) fits",
+            },
+        },
     )
     def export(
         session_id: SessionId, owner: OwnerDep, database: DatabaseDep,
-        format: ExportFormat = "markdown",
+        format: ExportFormat = "markdown", from_turn: FromTurn = None, to_turn: ToTurn = None,
     ) -> PlainTextResponse:  # fmt: skip
         """The journal as Markdown (`format=markdown`), or, for sundered_isles and elegy, as
-        Markdown with Iron Vault's `iron-vault-mechanics` blocks (`format=iron_vault`)."""
+        Markdown with Iron Vault's `iron-vault-mechanics` blocks (`format=iron_vault`).
+        `from_turn` and `to_turn` export a range of turns (an empty one when `from_turn` is
+        after `to_turn`); an export over the service's limit is a 413 naming a range that fits."""
         with transaction(database, write=False) as db:
             row = store.get_session(db, owner, session_id)
-            text = export_markdown(row, list(store.list_turns(db, row)), format)
+            span = None
+            if from_turn is not None or to_turn is not None:
+                span = (from_turn or 1, to_turn or max(row.turn_count, from_turn or 1))
+            turns_ = list(store.list_turns(db, row, first=from_turn, last=to_turn))
+            text = export_markdown(
+                row, turns_, format, span=span, max_bytes=settings.max_export_bytes
+            )
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
     @router.post("/replay", responses=responses(401, 404))

@@ -9,13 +9,22 @@ SQLite transactions: SQLAlchemy emits ``BEGIN`` itself (pysqlite's own transacti
 not wrap SELECTs or DDL), and a writing transaction begins ``IMMEDIATE``: it takes the database's
 write lock before its first read, so that two writers queue (``busy_timeout``) instead of one
 failing on a stale read. On PostgreSQL, ``get_session(..., for_update=True)`` locks the row.
+
+Waits are bounded, so that a fault answers 503 (``errors.py``) instead of holding a request:
+a lock another transaction holds is waited for ``database_lock_timeout`` seconds (SQLite's
+busy timeout; PostgreSQL's ``lock_timeout``, set on every connection: without it a transaction
+stuck holding a session's row would hold every request on that session, and the pool's
+connections with them; our own transactions hold a lock for milliseconds, never across a model
+call), and a PostgreSQL connection is attempted for ``database_connect_timeout`` seconds.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,12 +34,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from fastapi import Depends, FastAPI, Request
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from service.settings import Settings
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-SQLITE_PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL")
+# busy_timeout: pysqlite's ``timeout`` (``database_lock_timeout``)
+SQLITE_PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL")
 MIGRATION_LOCK = 0x66617465  # a PostgreSQL advisory lock: one migration at a time
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -48,12 +59,20 @@ def database_url(settings: Settings) -> URL:
 def make_engine(settings: Settings) -> Engine:
     url = database_url(settings)
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(
+            url,
+            pool_pre_ping=True,
+            connect_args={"connect_timeout": settings.database_connect_timeout},
+        )
+        event.listen(engine, "connect", partial(_postgres_connect, settings))
+        return engine
     if url.database and url.database != ":memory:":
         Path(url.database).parent.mkdir(parents=True, exist_ok=True)
     # Connections move between threads (FastAPI runs sync routes and dependencies in a pool),
     # one request at a time each.
-    engine = create_engine(url, connect_args={"check_same_thread": False})
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": settings.database_lock_timeout}
+    )
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
@@ -65,6 +84,15 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     for pragma in SQLITE_PRAGMAS:
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
+
+
+def _postgres_connect(settings: Settings, dbapi_connection: Any, _record: Any) -> None:
+    """``lock_timeout`` for the connection's life (the URL's own ``options`` are kept)."""
+    autocommit = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True
+    milliseconds = max(1, round(settings.database_lock_timeout * 1000))
+    dbapi_connection.execute(f"SET lock_timeout = {milliseconds}")
+    dbapi_connection.autocommit = autocommit
 
 
 def _sqlite_begin(connection: Connection) -> None:
@@ -99,6 +127,8 @@ def migrate(engine: Engine) -> None:
         connection.execution_options(sqlite_begin="IMMEDIATE")
         with connection.begin():
             if connection.dialect.name == "postgresql":
+                # processes starting together wait for the first one's migration, however long
+                connection.execute(text("SET LOCAL lock_timeout = 0"))
                 connection.execute(
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                 )
@@ -124,6 +154,11 @@ class Database:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._lock = threading.RLock()
+        # SQLite has one writer at a time: this process's writers queue here, in order, rather
+        # than poll SQLite's busy handler (whose back-off sleeps made waits of seconds under
+        # load); the busy timeout still bounds the wait for another process's writer.
+        self._sqlite_writer = threading.Lock()
+        self._sqlite = database_url(settings).get_backend_name() == "sqlite"
         self._engine: Engine | None = None
         self._writer: Engine | None = None
         self._migrated = False
@@ -154,8 +189,18 @@ class Database:
         ``write``: on SQLite, take the write lock at BEGIN (see the module's docstring)."""
         self.upgrade()
         reader, writer = self._engines()
-        with Session(writer if write else reader, expire_on_commit=False) as db, db.begin():
-            yield db
+        queued = write and self._sqlite
+        if queued and not self._sqlite_writer.acquire(timeout=self.settings.database_lock_timeout):
+            # answered as SQLite's own would be: 503, the database is busy (errors.py)
+            raise OperationalError(
+                "BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked")
+            )
+        try:
+            with Session(writer if write else reader, expire_on_commit=False) as db, db.begin():
+                yield db
+        finally:
+            if queued:
+                self._sqlite_writer.release()
 
     def close(self) -> None:
         """Close every connection (a later transaction opens new ones)."""

@@ -93,7 +93,17 @@ def _replay_turn(system: GameSystem, state: dict[str, Any], turn: TurnRow) -> pl
 # --- Markdown ---------------------------------------------------------------------------------
 
 
-def export_markdown(row: SessionRow, turns: list[TurnRow], fmt: str) -> str:
+def export_markdown(
+    row: SessionRow,
+    turns: list[TurnRow],
+    fmt: str,
+    *,
+    span: tuple[int, int] | None = None,
+    max_bytes: int | None = None,
+) -> str:
+    """The journal as Markdown; ``span``: the (first, last) turn numbers ``turns`` were chosen
+    by, said under the title. Over ``max_bytes`` (UTF-8) is a 413 saying which range fits,
+    raised as soon as the text grows past it."""
     if fmt == "iron_vault" and row.system not in IRON_VAULT_SYSTEMS:
         raise SessionError(
             409,
@@ -104,11 +114,34 @@ def export_markdown(row: SessionRow, turns: list[TurnRow], fmt: str) -> str:
     system = get_system(row.system)
     sheet = (row.initial_state or {}).get("sheet", {})
     lines = [f"# {row.name}", "", f"*{system.name}: {sheet.get('name', 'a character')}*", ""]
+    if span is not None:
+        lines += [f"*Turns {span[0]} to {span[1]}*", ""]
+    size = sum(len(line.encode()) + 1 for line in lines)
+    fitted: int | None = None  # the last turn whose entry fits
     for turn in turns:
         if turn.status in ("proposed",):
             continue
-        lines += _entry(system, turn, fmt)
+        entry = _entry(system, turn, fmt)
+        size += sum(len(line.encode()) + 1 for line in entry)
+        if max_bytes is not None and size > max_bytes:
+            raise _too_large(max_bytes, turns[0].number, turn.number, fitted)
+        lines += entry
+        fitted = turn.number
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _too_large(max_bytes: int, first: int, over: int, fitted: int | None) -> SessionError:
+    hint = (
+        f"turns {first} to {fitted} fit: export a range, e.g. from_turn={first}&to_turn={fitted}, "
+        f"then from_turn={fitted + 1}"
+        if fitted is not None
+        else f"turn {over} alone is over it: export from_turn={over + 1}"
+    )
+    return SessionError(
+        413,
+        f"the export is over the limit of {max_bytes} bytes (max_export_bytes); {hint}",
+        "to_turn",
+    )
 
 
 def _entry(system: GameSystem, turn: TurnRow, fmt: str) -> list[str]:

@@ -123,3 +123,26 @@ class TurnRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
     session: Mapped[SessionRow] = relationship(back_populates="turns")
+
+
+class IdempotencyRow(Base):
+    """A request made with an ``Idempotency-Key``: what it did (the session and turn it wrote)
+    and, once answered, its response, which a retry with the same key gets again."""
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("owner", "key", name="uq_idempotency_keys_owner_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(255))
+    # what the key was used for: method and path, and a hash of the body
+    request: Mapped[str] = mapped_column(String(300))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    session_id: Mapped[str] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    turn_id: Mapped[int | None] = mapped_column(
+        ForeignKey("turns.id", ondelete="CASCADE"), nullable=True
+    )
+    status_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    response: Mapped[Any | None] = mapped_column(NULLABLE_JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

@@ -18,7 +18,7 @@ from pydantic_core import CoreSchema
 from rules.errors import InvalidParameter
 from rules.registry import SYSTEM_IDS, all_systems, get_system
 from rules.sheets import SheetRules
-from service.schemas import whole_numbers
+from service.schemas import MAX_ID, whole_numbers
 from service.sessions.models import SessionRow
 
 # At least one character other than white space; no NUL (PostgreSQL text cannot hold it).
@@ -70,7 +70,7 @@ class SessionCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    system: str = Field(description="system id (one with a character sheet)")
+    system: str = Field(max_length=MAX_ID, description="system id (one with a character sheet)")
     name: str = NAME
     sheet: dict[str, Any] = Field(description="the character sheet, as the system's schema says")
 

@@ -156,8 +156,15 @@ def turn_by_id(db: Session, row: SessionRow, turn_id: int) -> TurnRow:
     return turn
 
 
-def list_turns(db: Session, row: SessionRow) -> Sequence[TurnRow]:
+def list_turns(
+    db: Session, row: SessionRow, *, first: int | None = None, last: int | None = None
+) -> Sequence[TurnRow]:
+    """The session's turns, oldest first; only numbers ``first`` to ``last`` when given."""
     query = select(TurnRow).where(TurnRow.session_id == row.id).order_by(TurnRow.number)
+    if first is not None:
+        query = query.where(TurnRow.number >= first)
+    if last is not None:
+        query = query.where(TurnRow.number <= last)
     return db.scalars(query).all()
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.schemas import DICE_OR_SEED, StrictRequest
+from service.schemas import DICE_OR_SEED, MAX_PARAMS, StrictRequest
 
 Words = Annotated[str, Field(min_length=1, max_length=2_000, pattern=r"\w")]
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\w")]
@@ -29,6 +29,7 @@ class TurnRequest(_Request):
     kind: str | None = Field(None, max_length=80, description="a roll kind id (oracle, table...)")
     params: dict[str, Any] = Field(
         default_factory=dict,
+        max_length=MAX_PARAMS,
         description="the player's parameters: the stat rolled, adds, odds, table... (values the "
         "character sheet holds come from the sheet)",
     )
@@ -45,7 +46,7 @@ class AcceptRequest(_Request):
 
     move: str | None = Field(None, max_length=80)
     kind: str | None = Field(None, max_length=80)
-    params: dict[str, Any] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict, max_length=MAX_PARAMS)
     track: str | None = Field(None, max_length=40)
     dice: list[Die] | None = Field(None, min_length=1, max_length=200)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
@@ -53,7 +54,9 @@ class AcceptRequest(_Request):
 
 class ChooseRequest(_Request):
     choices: dict[str, Any] = Field(
-        min_length=1, description="each offered choice's parameter -> one of its option values"
+        min_length=1,
+        max_length=20,
+        description="each offered choice's parameter -> one of its option values",
     )
     dice: list[Die] | None = Field(
         None, min_length=1, max_length=200, description="more dice, when an option rolls them"

@@ -12,12 +12,12 @@ is a parameter of the same roll, which the engine resolves again with the same d
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session as Db
+from starlette.concurrency import run_in_threadpool
 
 from prompts import RenderedPrompt, get_prompt
 from rules.errors import DiceError
@@ -29,12 +29,14 @@ from service.narrator.guard import expectation_from
 from service.narrator.model import Calls, ChatModel
 from service.narrator.records import Narrated
 from service.narrator.runner import NO_MODEL, Discard, Done, Narration, Token, guard_for
-from service.sessions import context, play, store
+from service.sessions import context, idempotency, play, store
 from service.sessions.db import transaction
 from service.sessions.errors import SessionError
-from service.sessions.journal import change_words
+from service.sessions.idempotency import Keyed
+from service.sessions.journal import change_words, turn_out
+from service.sessions.models import IdempotencyRow
 from service.sessions.propose import Proposal, propose
-from service.sessions.turn_models import AcceptRequest, ChooseRequest, TurnRequest
+from service.sessions.turn_models import AcceptRequest, ChooseRequest, TurnOut, TurnRequest
 
 
 def _system(row: store.SessionRow) -> GameSystem:
@@ -58,29 +60,59 @@ def _waiting(db: Db, row: store.SessionRow) -> None:
 
 
 @dataclass
-class Resolved:
-    """A turn committed with its mechanics; narration still to come (``narrate_turn``)."""
+class Committed:
+    """A turn committed with its mechanics, and its narration still to run: prepared in the
+    transaction that committed it, so that telling it reads nothing more."""
 
     turn_id: int
-    needs_narration: bool
+    turn: TurnOut  # as committed: the `mechanics` of a streamed answer
+    narration: Narration | None  # None: nothing to narrate (a proposal, a pending choice)
+
+    @property
+    def needs_narration(self) -> bool:
+        return self.narration is not None
+
+
+def _committed(
+    db: Db,
+    row: store.SessionRow,
+    turn: store.TurnRow,
+    needs: bool,
+    model: ChatModel | None,
+    new: bool = True,
+) -> Committed:
+    """``new``: the turn was just resolved (not a renarration of a told one)."""
+    job = _narration(db, row, turn, model) if needs else None
+    if job is not None and new:
+        # committed with its narration to come: a process stopped before telling it leaves the
+        # turn `pending` (for renarrate), not a turn that never needed words
+        turn.narration_status = "pending"
+    db.flush()
+    return Committed(turn.id, turn_out(turn), job)
 
 
 async def take_turn(
-    db_factory: Any, owner: str, session_id: str, req: TurnRequest, model: ChatModel | None
-) -> tuple[int, bool]:
-    """Resolve (or propose) a turn and commit it. Returns (turn id, needs narration).
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    req: TurnRequest,
+    model: ChatModel | None,
+    keyed: Keyed | None = None,
+) -> Committed:
+    """Resolve (or propose) a turn and commit it.
 
-    The database work runs in a worker thread (a write may wait for SQLite's lock); the model
+    The database work runs in a worker thread (anyio's pool, as FastAPI's own: a write may
+    wait for the database's lock); the model
     proposes outside any transaction, so a slow model holds no lock."""
     proposal: Proposal | None = None
     calls = Calls()
     if req.move is None and req.kind is None and req.track is None:
-        system, state, summary = await asyncio.to_thread(
+        system, state, summary = await run_in_threadpool(
             _for_proposal, db_factory, owner, session_id
         )
         proposal = await propose(system, state, req.words, summary, model, calls)
-    return await asyncio.to_thread(
-        _commit_turn, db_factory, owner, session_id, req, proposal, calls.count
+    return await run_in_threadpool(
+        _commit_turn, db_factory, owner, session_id, req, proposal, calls.count, keyed, model
     )
 
 
@@ -100,9 +132,12 @@ def _commit_turn(
     req: TurnRequest,
     proposal: Proposal | None,
     proposal_calls: int,
-) -> tuple[int, bool]:
+    keyed: Keyed | None,
+    model: ChatModel | None = None,
+) -> Committed:
     with transaction(db_factory) as db:
         row = store.get_session(db, owner, session_id, for_update=True)
+        key = idempotency.record(db, keyed, row.id, status=201)
         store.require_active(row)
         _waiting(db, row)
         number = store.next_turn_number(row)
@@ -113,7 +148,8 @@ def _commit_turn(
                 proposal={**proposal.model_dump(mode="json"), "calls": proposal_calls},
                 narration_status="none",
             )  # fmt: skip
-            return turn.id, False
+            _keep_turn(key, turn)
+            return _committed(db, row, turn, False, model)
         if req.move is not None:
             _system(row).move(req.move)  # a move not in the catalogue: 422 naming `move`
         kind = "move" if req.move else (req.kind or "progress")
@@ -123,8 +159,14 @@ def _commit_turn(
             words=req.words, request=req.model_dump(mode="json"), narration_status="none",
         )  # fmt: skip
         needs = _resolve_into(row, turn, kind, params, req.track, req.clock, req.dice, req.seed)
-        db.flush()
-        return turn.id, needs
+        _keep_turn(key, turn)
+        return _committed(db, row, turn, needs, model)
+
+
+def _keep_turn(key: IdempotencyRow | None, turn: store.TurnRow) -> None:
+    """The keyed request's turn, for a retry that arrives before its response is stored."""
+    if key is not None:
+        key.turn_id = turn.id
 
 
 def _resolve_into(
@@ -179,13 +221,21 @@ def _apply(
 
 
 def accept(
-    db_factory: Any, owner: str, session_id: str, number: int, req: AcceptRequest
-) -> tuple[int, bool]:
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    number: int,
+    req: AcceptRequest,
+    keyed: Keyed | None = None,
+    model: ChatModel | None = None,
+) -> Committed:
     """Roll a proposed turn, with the player's overrides."""
     with transaction(db_factory) as db:
         row = store.get_session(db, owner, session_id, for_update=True)
+        key = idempotency.record(db, keyed, row.id)
         store.require_active(row)
         turn = store.get_turn(db, row, number)
+        _keep_turn(key, turn)
         if turn.status != "proposed":
             raise SessionError(409, f"turn {number} is {turn.status}, not proposed", "path.number")
         proposal = Proposal.model_validate(turn.proposal)
@@ -198,17 +248,25 @@ def accept(
             params["move"] = move
         turn.status = "resolved"
         needs = _resolve_into(row, turn, kind, params, req.track, None, req.dice, req.seed)
-        return turn.id, needs
+        return _committed(db, row, turn, needs, model)
 
 
 def choose(
-    db_factory: Any, owner: str, session_id: str, number: int, req: ChooseRequest
-) -> tuple[int, bool]:
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    number: int,
+    req: ChooseRequest,
+    keyed: Keyed | None = None,
+    model: ChatModel | None = None,
+) -> Committed:
     """Apply the player's choice: the same roll, resolved again with the chosen parameter."""
     with transaction(db_factory) as db:
         row = store.get_session(db, owner, session_id, for_update=True)
+        key = idempotency.record(db, keyed, row.id)
         store.require_active(row)
         turn = store.get_turn(db, row, number)
+        _keep_turn(key, turn)
         if turn.status != "awaiting_choice":
             raise SessionError(
                 409, f"turn {number} awaits no choice (it is {turn.status})", "path.number"
@@ -235,9 +293,9 @@ def choose(
         ]
         if more:
             turn.choices = [c.model_dump(mode="json") for c in more]
-            return turn.id, False
+            return _committed(db, row, turn, False, model)
         _apply(row, turn, resolution, request.get("track"), request.get("clock"))
-        return turn.id, True
+        return _committed(db, row, turn, True, model)
 
 
 def _resolve_again(
@@ -265,12 +323,20 @@ def _resolve_again(
 
 
 def state_turn(
-    db_factory: Any, owner: str, session_id: str, kind: str, words: str, op: dict[str, Any]
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    kind: str,
+    words: str,
+    op: dict[str, Any],
+    keyed: Keyed | None = None,
+    status: int = 200,
 ) -> int:
     """A turn that changes the state without dice (open or mark a track, a clock): the
     operation is recorded as the turn's request, so the journal replays it."""
     with transaction(db_factory) as db:
         row = store.get_session(db, owner, session_id, for_update=True)
+        key = idempotency.record(db, keyed, row.id, status=status)
         store.require_active(row)
         _waiting(db, row)
         applied = play.apply_op(_system(row), row.state, op)
@@ -286,29 +352,41 @@ def state_turn(
             row.summary or "",
             context.digest(number, words, None, [change_words(c) for c in turn.changes]),
         )
+        _keep_turn(key, turn)
         return turn.id
 
 
-def renarratable(db_factory: Any, owner: str, session_id: str, number: int) -> int:
-    """The id of a turn that can be told again: resolved, with a roll."""
-    with transaction(db_factory, write=False) as db:
-        row = store.get_session(db, owner, session_id)
+def renarratable(
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    number: int,
+    keyed: Keyed | None = None,
+    model: ChatModel | None = None,
+) -> Committed:
+    """A turn that can be told again (resolved, with a roll), its narration ready. With a key, the key is
+    taken now (a write), so that a retry waits for this narration instead of asking again."""
+    with transaction(db_factory, write=keyed is not None) as db:
+        row = store.get_session(db, owner, session_id, for_update=keyed is not None)
+        key = idempotency.record(db, keyed, row.id)
         store.require_active(row)
         turn = store.get_turn(db, row, number)
+        _keep_turn(key, turn)
         if turn.status != "resolved" or turn.resolution is None:
             raise SessionError(
                 409, f"turn {number} has no resolved roll to narrate ({turn.status})", "path.number"
             )
-        return turn.id
+        return _committed(db, row, turn, True, model, new=False)
 
 
 # --- undo ---------------------------------------------------------------------------------------
 
 
-def undo(db_factory: Any, owner: str, session_id: str) -> int:
+def undo(db_factory: Any, owner: str, session_id: str, keyed: Keyed | None = None) -> int:
     """The last turn's state changes reverted; its entry kept, marked undone."""
     with transaction(db_factory) as db:
         row = store.get_session(db, owner, session_id, for_update=True)
+        key = idempotency.record(db, keyed, row.id)
         store.require_active(row)
         last = store.last_turn(db, row, statuses=("resolved", "awaiting_choice", "proposed"))
         if last is None:
@@ -316,6 +394,7 @@ def undo(db_factory: Any, owner: str, session_id: str) -> int:
         if last.status == "resolved" and last.state_before is not None:
             store.set_state(row, last.state_before)
         last.status = "undone"
+        _keep_turn(key, last)
         row.summary = "\n".join(
             ln for ln in (row.summary or "").splitlines() if not ln.startswith(f"T{last.number}:")
         )
@@ -328,19 +407,25 @@ def undo(db_factory: Any, owner: str, session_id: str) -> int:
 def narration_for(
     db_factory: Any, owner: str, session_id: str, turn_id: int, model: ChatModel | None
 ) -> Narration | None:
-    with transaction(db_factory) as db:
+    with transaction(db_factory, write=False) as db:
         row = store.get_session(db, owner, session_id)
-        turn = store.turn_by_id(db, row, turn_id)
-        if turn.status != "resolved" or turn.resolution is None:
-            return None
-        system = _system(row)
-        resolution = Resolution.model_validate(turn.resolution)
-        recent = _recent(db, row, turn.number)
-        state = turn.state_before or row.state
-        sheet = state.get("sheet", {})
-        character = str(sheet.get("name") or "the player's character")
-        situation = context.session_context(state, row.summary or "", recent, None)
-        words = turn.words
+        return _narration(db, row, store.turn_by_id(db, row, turn_id), model)
+
+
+def _narration(
+    db: Db, row: store.SessionRow, turn: store.TurnRow, model: ChatModel | None
+) -> Narration | None:
+    """The turn's narration, ready to run (it reads the journal now, in this transaction)."""
+    if turn.status != "resolved" or turn.resolution is None:
+        return None
+    system = _system(row)
+    resolution = Resolution.model_validate(turn.resolution)
+    recent = _recent(db, row, turn.number)
+    state = turn.state_before or row.state
+    sheet = state.get("sheet", {})
+    character = str(sheet.get("name") or "the player's character")
+    situation = context.session_context(state, row.summary or "", recent, None)
+    words = turn.words
     expect = expectation_from(resolution, character=character,
                               extra_numbers=facts.numbers_in([words, situation]))  # fmt: skip
 
@@ -374,9 +459,16 @@ def _recent(db: Db, row: store.SessionRow, before: int) -> list[tuple[str, str]]
 
 
 def record_narration(
-    db_factory: Any, owner: str, session_id: str, turn_id: int, text: str, narrated: Narrated
-) -> None:
-    """Keep the narration; one that fell back because the model failed stays pending."""
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    turn_id: int,
+    text: str,
+    narrated: Narrated,
+    keyed: Keyed | None = None,
+) -> TurnOut:
+    """Keep the narration; one that fell back because the model failed stays pending.
+    Returns the turn as it now is (the answer to the request that narrated it)."""
     with transaction(db_factory) as db:
         row = store.get_session(db, owner, session_id)
         turn = store.turn_by_id(db, row, turn_id)
@@ -385,23 +477,31 @@ def record_narration(
         turn.narrator = narrated.narrator
         turn.narrated = narrated.model_dump(mode="json")
         turn.narration_status = "pending" if failed else "done"
+        db.flush()
+        told = turn_out(turn)
+        idempotency.keep(db, keyed, told.model_dump(mode="json"))
+        return told
 
 
 async def narrate_turn(
     db_factory: Any, owner: str, session_id: str, turn_id: int, model: ChatModel | None
-) -> None:
-    job = await asyncio.to_thread(narration_for, db_factory, owner, session_id, turn_id, model)
+) -> TurnOut | None:
+    """Narrate a committed turn and keep the narration: the turn then (None: nothing to tell)."""
+    job = await run_in_threadpool(narration_for, db_factory, owner, session_id, turn_id, model)
     if job is None:
-        return
+        return None
+    told: TurnOut | None = None
     async for event in job.events(stream=False):
         if isinstance(event, Done):
-            await asyncio.to_thread(
+            told = await run_in_threadpool(
                 record_narration, db_factory, owner, session_id, turn_id, event.text,
                 event.narrated,
             )  # fmt: skip
+    return told
 
 
 __all__ = [
+    "Committed",
     "Discard",
     "Done",
     "Token",

@@ -88,7 +88,7 @@ CHECKS: dict[str, Any] = {
 
 
 def _app(data: Path) -> FastAPI:
-    settings_ = Settings(data_dir=data, retrieval_warm_start=False)
+    settings_ = Settings(data_dir=data, retrieval_warm_start=False, rate_limit="")
     app = create_app(settings_)
     library, _, _ = memory_library(data)
     library.add_text("Crimson blows deal double harm.", source="house.md", system=None, house=True)

@@ -107,7 +107,8 @@ def test_user_texts_are_searchable_cited_listed_and_removable(tmp_path: Path) ->
     res = library.add_text(text, source="coast.md", system="sundered_isles")
     assert (res.status, res.doc) == ("added", "user/sundered_isles/coast.md")
     hit = library.search("who rules the glass coast", system="sundered_isles", k=1)[0]
-    assert hit.citation.source == "coast.md" and hit.citation.heading == "Setting > The Glass Coast"
+    assert hit.citation.source == "user/sundered_isles/coast.md"  # the user's, not a rulebook
+    assert hit.citation.heading == "Setting > The Glass Coast"
     assert hit.kind == "user"
     assert library.add_text(text, source="coast.md", system="sundered_isles").status == "unchanged"
     assert any(s.doc == res.doc for s in library.sources())
@@ -230,5 +231,8 @@ def test_texts_ingested_by_another_process_are_picked_up(tmp_path: Path) -> None
     service, index, _ = memory_library(tmp_path)
     cli, _, _ = memory_library(tmp_path, index=index)  # the CLI, on the same folder and store
     cli.add_text("The heron queen rules the glass coast.", source="coast.md", system="elegy")
-    assert service.search("heron queen", system="elegy", k=1)[0].citation.source == "coast.md"
+    assert (
+        service.search("heron queen", system="elegy", k=1)[0].citation.source
+        == "user/elegy/coast.md"
+    )
     assert any(s.source == "coast.md" for s in service.sources())

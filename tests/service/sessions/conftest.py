@@ -86,6 +86,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
         "data_dir": tmp_path,
         "database_url": _database_url,  # None: SQLite, tmp_path/fateweaver.db
         "api_keys": [],
+        "rate_limit": "",  # tests/service/test_limits.py tests it
         "retrieval_warm_start": False,
         "narrator": "offline",
     }
