@@ -6,13 +6,15 @@ owner's session answers 404, as an unknown one does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request, Response
+from sqlalchemy.orm import Session as Db
 
 from service.errors import error_responses
 from service.sessions import idempotency, store
-from service.sessions.db import DatabaseDep, DbDep
+from service.sessions.db import Database, DatabaseDep, DbDep, transaction
 from service.sessions.idempotency import IdempotencyKey
 from service.sessions.models import SessionRow
 from service.sessions.owners import OwnerDep, document_auth
@@ -47,14 +49,20 @@ def load_session(session_id: SessionId, owner: OwnerDep, db: DbDep) -> SessionRo
     return store.get_session(db, owner, session_id)
 
 
-def load_session_for_update(session_id: SessionId, owner: OwnerDep, db: DbDep) -> SessionRow:
-    return store.get_session(db, owner, session_id, for_update=True)
-
-
-# The owner's session in the route's transaction (DbDep), or 404 naming `path.session_id`.
+# The owner's session in the route's (read) transaction, or 404 naming `path.session_id`.
 SessionDep = Annotated[SessionRow, Depends(load_session)]
-# The same, locked until the transaction ends: for a route that changes it (a turn).
-LockedSessionDep = Annotated[SessionRow, Depends(load_session_for_update)]
+
+
+def _change(
+    database: Database, owner: str, session_id: str, change: Callable[[Db, SessionRow], Any]
+) -> Any:
+    """``change`` on the owner's session, locked, in one write transaction.
+
+    A write transaction runs whole in one call (one worker thread), never across FastAPI's
+    dependency and route calls: a writer holding the database's lock must not wait for a
+    worker thread that writers waiting for that lock hold."""
+    with transaction(database) as db:
+        return change(db, store.get_session(db, owner, session_id, for_update=True))
 
 
 def build_router(settings: Settings) -> APIRouter:
@@ -63,7 +71,7 @@ def build_router(settings: Settings) -> APIRouter:
 
     @router.post("", status_code=201, responses=responses(401, 409, 422))
     def create_session(
-        body: SessionCreate, request: Request, owner: OwnerDep, db: DbDep, database: DatabaseDep,
+        body: SessionCreate, request: Request, owner: OwnerDep, database: DatabaseDep,
         key: IdempotencyKey = None,
     ) -> SessionOut:  # fmt: skip
         """Start a session for a system with a character sheet, validated against that
@@ -71,11 +79,12 @@ def build_router(settings: Settings) -> APIRouter:
         keyed = idempotency.keyed(owner, key, request, body)
         idempotency.check(database, keyed)
         state = body.initial_state()
-        row = store.create_session(db, owner, body.system, body.name, state)
-        created = SessionOut.of(row)
-        kept = idempotency.record(db, keyed, row.id, status=201)
-        if kept is not None:  # in this transaction: the session and its answer together
-            kept.response = created.model_dump(mode="json")
+        with transaction(database) as db:
+            row = store.create_session(db, owner, body.system, body.name, state)
+            created = SessionOut.of(row)
+            kept = idempotency.record(db, keyed, row.id, status=201)
+            if kept is not None:  # in this transaction: the session and its answer together
+                kept.response = created.model_dump(mode="json")
         return created
 
     @router.get("", responses=responses(401))
@@ -88,19 +97,23 @@ def build_router(settings: Settings) -> APIRouter:
         return SessionOut.of(session)
 
     @router.patch("/{session_id}", responses=responses(401, 404, 409, 422))
-    def rename_session(body: SessionRename, session: LockedSessionDep) -> SessionOut:
+    def rename_session(
+        session_id: SessionId, body: SessionRename, owner: OwnerDep, database: DatabaseDep
+    ) -> SessionOut:
         """Rename a session (not an ended one)."""
-        return SessionOut.of(store.rename(session, body.name))
+        return _change(
+            database, owner, session_id, lambda _, row: SessionOut.of(store.rename(row, body.name))
+        )
 
     @router.post("/{session_id}/end", responses=responses(401, 404, 409))
-    def end_session(session: LockedSessionDep) -> SessionOut:
+    def end_session(session_id: SessionId, owner: OwnerDep, database: DatabaseDep) -> SessionOut:
         """End a session: from then on it is read-only (it can still be read and deleted)."""
-        return SessionOut.of(store.end(session))
+        return _change(database, owner, session_id, lambda _, row: SessionOut.of(store.end(row)))
 
     @router.delete("/{session_id}", status_code=204, responses=responses(401, 404))
-    def delete_session(session: LockedSessionDep, db: DbDep) -> Response:
+    def delete_session(session_id: SessionId, owner: OwnerDep, database: DatabaseDep) -> Response:
         """Delete a session and its journal, ended or not."""
-        store.delete(db, session)
+        _change(database, owner, session_id, store.delete)
         return Response(status_code=204)
 
     return document_auth(router, settings)

@@ -106,6 +106,8 @@ async def _keyed(
     database: Database, owner: str, key: str | None, request: Request, body: Any
 ) -> Keyed | None:
     """The request's idempotency key; a key used already answers the first response."""
+    if key is None:
+        return None  # no thread hop for the usual request
     return await run_in_threadpool(_keyed_now, database, owner, key, request, body)
 
 

@@ -235,8 +235,13 @@ DatabaseDep = Annotated[Database, Depends(get_database)]
 
 
 def db_session(request: Request, database: DatabaseDep) -> Iterator[Session]:
-    """A transaction around the route: committed before the response is sent."""
-    with database.transaction(write=request.method not in READS) as db:
+    """A read transaction around a route that reads. A route that writes runs its transaction
+    in one call instead (``with transaction(database) as db``): FastAPI enters, runs and leaves
+    a dependency in separate worker threads, and a writer holding the lock across those hops
+    waits for a thread that the writers queued behind it hold."""
+    if request.method not in READS:
+        raise RuntimeError(f"DbDep is for reads: {request.method} {request.url.path}")
+    with database.transaction(write=False) as db:
         yield db
 
 

@@ -201,7 +201,7 @@ class TcpProxy:
                         self.broken.set()
                         return
                     client.sendall(data)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: select() on a socket cut() just closed
             return
         finally:
             for sock in (client, server):
