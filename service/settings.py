@@ -91,6 +91,13 @@ class Settings(BaseSettings):
         description="seconds a request waits for a lock another transaction holds (SQLite's "
         "busy_timeout, PostgreSQL's lock_timeout) before it answers 503, retry",
     )
+    database_pool_size: int = Field(
+        10,
+        ge=1,
+        le=200,
+        description="connections a process keeps open to the database; up to 30 more are "
+        "opened under load (and closed after), as many as the worker threads that use them",
+    )
     database_connect_timeout: int = Field(
         5,
         ge=2,

@@ -44,6 +44,9 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 SQLITE_PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL")
 MIGRATION_LOCK = 0x66617465  # a PostgreSQL advisory lock: one migration at a time
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Beyond the pool: anyio's 40 worker threads may each hold one (a connection opened per
+# transaction beyond the pool was a new PostgreSQL backend per turn under load).
+MAX_OVERFLOW = 30
 
 
 def database_url(settings: Settings) -> URL:
@@ -62,6 +65,8 @@ def make_engine(settings: Settings) -> Engine:
         engine = create_engine(
             url,
             pool_pre_ping=True,
+            pool_size=settings.database_pool_size,
+            max_overflow=MAX_OVERFLOW,
             connect_args={"connect_timeout": settings.database_connect_timeout},
         )
         event.listen(engine, "connect", partial(_postgres_connect, settings))
@@ -71,7 +76,10 @@ def make_engine(settings: Settings) -> Engine:
     # Connections move between threads (FastAPI runs sync routes and dependencies in a pool),
     # one request at a time each.
     engine = create_engine(
-        url, connect_args={"check_same_thread": False, "timeout": settings.database_lock_timeout}
+        url,
+        connect_args={"check_same_thread": False, "timeout": settings.database_lock_timeout},
+        pool_size=settings.database_pool_size,
+        max_overflow=MAX_OVERFLOW,
     )
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
