@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from functools import partial
@@ -81,16 +82,26 @@ def make_engine(settings: Settings) -> Engine:
         pool_size=settings.database_pool_size,
         max_overflow=MAX_OVERFLOW,
     )
-    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "connect", partial(_sqlite_connect, settings))
     event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_connect(settings: Settings, dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # pysqlite emits no BEGIN: _sqlite_begin does
     cursor = dbapi_connection.cursor()
+    deadline = time.monotonic() + settings.database_lock_timeout
     for pragma in SQLITE_PRAGMAS:
-        cursor.execute(f"PRAGMA {pragma}")
+        while True:
+            try:
+                cursor.execute(f"PRAGMA {pragma}")
+                break
+            # `journal_mode=WAL` can answer "locked" at once, without SQLite's busy handler,
+            # while another process (starting too) migrates: wait for it as a write would.
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
     cursor.close()
 
 
