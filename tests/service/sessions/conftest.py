@@ -98,6 +98,15 @@ def session_app(tmp_path: Path, **settings: Any) -> FastAPI:
     return create_app(settings_for(tmp_path, **settings))
 
 
+def session_model_app(tmp_path: Path, **settings: Any) -> FastAPI:
+    """An app whose narrator is a model at the respx mock's BASE_URL (no retries, 2 s)."""
+    from tests.service.narrator.mock_model import BASE_URL
+
+    model = {"narrator": "model", "model": "gpt-test", "openai_base_url": BASE_URL,
+             "openai_api_key": "sk-test", "model_max_retries": 0, "model_timeout": 2.0}  # fmt: skip
+    return session_app(tmp_path, **(model | settings))
+
+
 def systems_with_sheets() -> list[str]:
     """Systems that have a character sheet and an example of one here."""
     return [s.id for s in all_systems() if s.sheet is not None and s.id in EXAMPLE_SHEETS]

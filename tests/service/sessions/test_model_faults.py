@@ -11,8 +11,8 @@ import pytest
 import respx
 from fastapi.testclient import TestClient
 
-from tests.service.narrator.mock_model import BASE_URL, CHAT_URL, completion, sse_events, stream
-from tests.service.sessions.conftest import create, session_app
+from tests.service.narrator.mock_model import CHAT_URL, completion, sse_events, stream
+from tests.service.sessions.conftest import create, session_model_app
 
 SHEET = {"name": "Ash", "attributes": {"might": 3}}
 TURN = {"words": "I smash the door", "kind": "check", "params": {"attribute": "might", "tn": 12},
@@ -21,10 +21,7 @@ TURN = {"words": "I smash the door", "kind": "check", "params": {"attribute": "m
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = session_app(
-        tmp_path, narrator="model", model="gpt-test", openai_base_url=BASE_URL,
-        openai_api_key="sk-test", model_max_retries=0, model_timeout=2.0,
-    )  # fmt: skip
+    app = session_model_app(tmp_path)
     with TestClient(app) as client:
         yield client
 
