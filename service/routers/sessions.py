@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Response
 from sqlalchemy.orm import Session as Db
 
 from service.errors import error_responses
 from service.sessions import idempotency, store
 from service.sessions.db import Database, DatabaseDep, DbDep, transaction
-from service.sessions.idempotency import IdempotencyKey
+from service.sessions.idempotency import KeyedDep
 from service.sessions.models import SessionRow
 from service.sessions.owners import OwnerDep, document_auth
 from service.sessions.schemas import SessionCreate, SessionOut, SessionRename
@@ -42,7 +42,9 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
-SessionId = Annotated[str, Path(description="a session id, as `POST /v1/sessions` answered")]
+SessionId = Annotated[
+    str, Path(max_length=64, description="a session id, as `POST /v1/sessions` answered")
+]
 
 
 def load_session(session_id: SessionId, owner: OwnerDep, db: DbDep) -> SessionRow:
@@ -71,13 +73,10 @@ def build_router(settings: Settings) -> APIRouter:
 
     @router.post("", status_code=201, responses=responses(401, 409, 422))
     def create_session(
-        body: SessionCreate, request: Request, owner: OwnerDep, database: DatabaseDep,
-        key: IdempotencyKey = None,
-    ) -> SessionOut:  # fmt: skip
+        body: SessionCreate, owner: OwnerDep, database: DatabaseDep, keyed: KeyedDep
+    ) -> SessionOut:
         """Start a session for a system with a character sheet, validated against that
         system's rules (422 naming `sheet.<field>` when it is not a valid sheet)."""
-        keyed = idempotency.keyed(owner, key, request, body)
-        idempotency.check(database, keyed)
         state = body.initial_state()
         with transaction(database) as db:
             row = store.create_session(db, owner, body.system, body.name, state)

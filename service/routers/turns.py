@@ -19,7 +19,7 @@ from service.routers.narrator import SSE_DOC, ModelDep, sse_event
 from service.routers.sessions import SessionId, responses
 from service.sessions import idempotency, store, turns
 from service.sessions.db import Database, DatabaseDep, transaction
-from service.sessions.idempotency import IdempotencyKey, Keyed
+from service.sessions.idempotency import Keyed, KeyedDep
 from service.sessions.journal import export_markdown, replay_session, turn_out
 from service.sessions.owners import OwnerDep, document_auth
 from service.sessions.turn_models import (
@@ -102,23 +102,6 @@ async def _answer(
     return StreamingResponse(events(), status_code=status, media_type="text/event-stream")
 
 
-async def _keyed(
-    database: Database, owner: str, key: str | None, request: Request, body: Any
-) -> Keyed | None:
-    """The request's idempotency key; a key used already answers the first response."""
-    if key is None:
-        return None  # no thread hop for the usual request
-    return await run_in_threadpool(_keyed_now, database, owner, key, request, body)
-
-
-def _keyed_now(
-    database: Database, owner: str, key: str | None, request: Request, body: Any
-) -> Keyed | None:
-    keyed = idempotency.keyed(owner, key, request, body)
-    idempotency.check(database, keyed)
-    return keyed
-
-
 def _kept(database: Database, keyed: Keyed | None, answer: TurnOut) -> TurnOut:
     idempotency.complete(database, keyed, answer.model_dump(mode="json"))
     return answer
@@ -130,12 +113,11 @@ def build_router(settings: Settings) -> APIRouter:
     @router.post("/turns", status_code=201, responses=_TURN)
     async def take_turn(
         session_id: SessionId, body: TurnRequest, request: Request, owner: OwnerDep,
-        database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
+        database: DatabaseDep, model: ModelDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         """The player's words, and optionally the move or roll kind, its parameters and dice
         (or a seed). Without a move, kind or track, a move is proposed and nothing is rolled.
         When the outcome leaves a choice, the turn waits for `POST .../turns/{n}/choose`."""
-        keyed = await _keyed(database, owner, key, request, body)
         committed = await turns.take_turn(database, owner, session_id, body, model, keyed)
         result: TurnOut = await _answer(
             request, database, owner, session_id, committed, keyed, status=201
@@ -145,10 +127,9 @@ def build_router(settings: Settings) -> APIRouter:
     @router.post("/turns/{number}/accept", responses=_TURN)
     async def accept_turn(
         session_id: SessionId, number: Number, body: AcceptRequest, request: Request,
-        owner: OwnerDep, database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
+        owner: OwnerDep, database: DatabaseDep, model: ModelDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         """Roll a proposed turn, with any part of the proposal overridden."""
-        keyed = await _keyed(database, owner, key, request, body)
         committed = await run_in_threadpool(
             turns.accept, database, owner, session_id, number, body, keyed, model
         )
@@ -158,11 +139,10 @@ def build_router(settings: Settings) -> APIRouter:
     @router.post("/turns/{number}/choose", responses=_TURN)
     async def choose(
         session_id: SessionId, number: Number, body: ChooseRequest, request: Request,
-        owner: OwnerDep, database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
+        owner: OwnerDep, database: DatabaseDep, model: ModelDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         """Make the choices a turn offered (each a parameter of the roll, resolved again by the
         engine with the same dice); a choice that was not offered is a 422."""
-        keyed = await _keyed(database, owner, key, request, body)
         committed = await run_in_threadpool(
             turns.choose, database, owner, session_id, number, body, keyed, model
         )
@@ -172,10 +152,9 @@ def build_router(settings: Settings) -> APIRouter:
     @router.post("/turns/{number}/renarrate", responses=_TURN)
     async def renarrate(
         session_id: SessionId, number: Number, request: Request, owner: OwnerDep,
-        database: DatabaseDep, model: ModelDep, key: IdempotencyKey = None,
+        database: DatabaseDep, model: ModelDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         """Tell a resolved turn again: new words; the dice and the state stay as they are."""
-        keyed = await _keyed(database, owner, key, request, None)
         committed = await run_in_threadpool(
             turns.renarratable, database, owner, session_id, number, keyed, model
         )
@@ -184,11 +163,9 @@ def build_router(settings: Settings) -> APIRouter:
 
     @router.post("/undo", responses=responses(401, 404, 409))
     def undo(
-        session_id: SessionId, request: Request, owner: OwnerDep, database: DatabaseDep,
-        key: IdempotencyKey = None,
-    ) -> TurnOut:  # fmt: skip
+        session_id: SessionId, owner: OwnerDep, database: DatabaseDep, keyed: KeyedDep
+    ) -> TurnOut:
         """Revert the last turn's state changes; its journal entry is kept, marked undone."""
-        keyed = _keyed_now(database, owner, key, request, None)
         turn_id = turns.undo(database, owner, session_id, keyed)
         return _kept(database, keyed, _load(database, owner, session_id, turn_id))
 
@@ -222,40 +199,37 @@ def build_router(settings: Settings) -> APIRouter:
         body: TrackRequest,
         owner: OwnerDep,
         database: DatabaseDep,
-        request: Request,
-        key: IdempotencyKey = None,
+        keyed: KeyedDep,
     ) -> TurnOut:
         """Open a progress track (a vow, an expedition, a fight, a connection...)."""
         return _state_turn(
             database, owner, session_id, "track", f"open {body.type}: {body.name}",
             {"op": "open_track", "type": body.type, "name": body.name, "rank": body.rank,
              "target": body.target},
-            _keyed_now(database, owner, key, request, body), status=201,
+            keyed, status=201,
         )  # fmt: skip
 
     @router.post("/tracks/{track_id}/progress", responses=responses(401, 404, 409, 422))
     def mark_progress(
         session_id: SessionId, track_id: TrackId, body: MarkRequest, owner: OwnerDep,
-        database: DatabaseDep,
-        request: Request, key: IdempotencyKey = None,
+        database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         """Mark progress on a track: its rank's ticks, `times` times."""
         return _state_turn(
             database, owner, session_id, "progress", f"mark progress on {track_id} x{body.times}",
             {"op": "mark_track", "track": track_id, "times": body.times},
-            _keyed_now(database, owner, key, request, body),
+            keyed,
         )  # fmt: skip
 
     @router.post("/tracks/{track_id}/close", responses=responses(401, 404, 409, 422))
     def close_track(
         session_id: SessionId, track_id: TrackId, body: CloseTrackRequest, owner: OwnerDep,
-        database: DatabaseDep,
-        request: Request, key: IdempotencyKey = None,
+        database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         return _state_turn(
             database, owner, session_id, "track", f"{body.status}: {track_id}",
             {"op": "close_track", "track": track_id, "status": body.status},
-            _keyed_now(database, owner, key, request, body),
+            keyed,
         )  # fmt: skip
 
     @router.post("/clocks", status_code=201, responses=responses(401, 404, 409, 422))
@@ -264,25 +238,23 @@ def build_router(settings: Settings) -> APIRouter:
         body: ClockRequest,
         owner: OwnerDep,
         database: DatabaseDep,
-        request: Request,
-        key: IdempotencyKey = None,
+        keyed: KeyedDep,
     ) -> TurnOut:
         return _state_turn(
             database, owner, session_id, "clock", f"clock: {body.name}",
             {"op": "open_clock", "name": body.name, "segments": body.segments},
-            _keyed_now(database, owner, key, request, body), status=201,
+            keyed, status=201,
         )  # fmt: skip
 
     @router.post("/clocks/{clock_id}/advance", responses=responses(401, 404, 409, 422))
     def advance_clock(
         session_id: SessionId, clock_id: ClockId, body: AdvanceRequest, owner: OwnerDep,
-        database: DatabaseDep,
-        request: Request, key: IdempotencyKey = None,
+        database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         return _state_turn(
             database, owner, session_id, "clock", f"advance {clock_id} by {body.by}",
             {"op": "advance_clock", "clock": clock_id, "by": body.by},
-            _keyed_now(database, owner, key, request, body),
+            keyed,
         )  # fmt: skip
 
     # --- the journal as a whole ----------------------------------------------------------------

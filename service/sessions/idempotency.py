@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request
+from fastapi import Depends, FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -38,10 +38,11 @@ from starlette.concurrency import run_in_threadpool
 
 from service.routers.narrator import sse_event
 from service.sessions import store
-from service.sessions.db import Database, database_of, transaction
+from service.sessions.db import Database, DatabaseDep, database_of, transaction
 from service.sessions.errors import SessionError
 from service.sessions.journal import turn_out
 from service.sessions.models import IdempotencyRow, TurnRow
+from service.sessions.owners import OwnerDep
 from service.sessions.schemas import SessionOut
 
 HEADER = "Idempotency-Key"
@@ -81,17 +82,33 @@ class Replay(Exception):  # not an error: the answer is the first request's
 
 
 def keyed(owner: str, key: str | None, request: Request, body: Any = None) -> Keyed | None:
-    """The request's key and fingerprint, or None without a key."""
+    """The request's key and fingerprint (of its method, path and JSON body), or None."""
     if key is None:
         return None
     what = f"{request.method} {request.url.path}"
-    canonical = json.dumps(
-        body.model_dump(mode="json") if hasattr(body, "model_dump") else body,
-        sort_keys=True,
-        separators=(",", ":"),
-    )
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     fingerprint = hashlib.sha256(f"{what}\n{canonical}".encode()).hexdigest()
     return Keyed(owner, key, what[:300], fingerprint)
+
+
+async def keyed_request(
+    request: Request, owner: OwnerDep, database: DatabaseDep, key: IdempotencyKey = None
+) -> Keyed | None:
+    """The request's key (None without one); a key used already raises ``Replay`` here, before
+    the route does anything. The body is read as FastAPI read it (Starlette keeps it)."""
+    if key is None:
+        return None
+    raw = await request.body()
+    try:
+        body = json.loads(raw) if raw else None
+    except ValueError:  # FastAPI answers a body that is not JSON before this runs
+        body = raw.decode("latin-1")
+    request_key = keyed(owner, key, request, body)
+    await run_in_threadpool(check, database, request_key)
+    return request_key
+
+
+KeyedDep = Annotated[Keyed | None, Depends(keyed_request)]
 
 
 def _find(db: Db, keyed: Keyed) -> IdempotencyRow | None:

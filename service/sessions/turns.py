@@ -136,9 +136,7 @@ def _commit_turn(
     model: ChatModel | None = None,
 ) -> Committed:
     with transaction(db_factory) as db:
-        row = store.get_session(db, owner, session_id, for_update=True)
-        key = idempotency.record(db, keyed, row.id, status=201)
-        store.require_active(row)
+        row, key = _open(db, owner, session_id, keyed, status=201)
         _waiting(db, row)
         number = store.next_turn_number(row)
         if proposal is not None:
@@ -161,6 +159,27 @@ def _commit_turn(
         needs = _resolve_into(row, turn, kind, params, req.track, req.clock, req.dice, req.seed)
         _keep_turn(key, turn)
         return _committed(db, row, turn, needs, model)
+
+
+def _open(
+    db: Db, owner: str, session_id: str, keyed: Keyed | None, status: int = 200, lock: bool = True
+) -> tuple[store.SessionRow, IdempotencyRow | None]:
+    """The owner's active session, locked for the change, and the request's key taken in the
+    same transaction (``Replay`` when another request with the key committed first)."""
+    row = store.get_session(db, owner, session_id, for_update=lock)
+    key = idempotency.record(db, keyed, row.id, status=status)
+    store.require_active(row)
+    return row, key
+
+
+def _open_turn(
+    db: Db, owner: str, session_id: str, number: int, keyed: Keyed | None, lock: bool = True
+) -> tuple[store.SessionRow, store.TurnRow]:
+    """``_open``, and the session's turn of this number (the key's turn)."""
+    row, key = _open(db, owner, session_id, keyed, lock=lock)
+    turn = store.get_turn(db, row, number)
+    _keep_turn(key, turn)
+    return row, turn
 
 
 def _keep_turn(key: IdempotencyRow | None, turn: store.TurnRow) -> None:
@@ -231,11 +250,7 @@ def accept(
 ) -> Committed:
     """Roll a proposed turn, with the player's overrides."""
     with transaction(db_factory) as db:
-        row = store.get_session(db, owner, session_id, for_update=True)
-        key = idempotency.record(db, keyed, row.id)
-        store.require_active(row)
-        turn = store.get_turn(db, row, number)
-        _keep_turn(key, turn)
+        row, turn = _open_turn(db, owner, session_id, number, keyed)
         if turn.status != "proposed":
             raise SessionError(409, f"turn {number} is {turn.status}, not proposed", "path.number")
         proposal = Proposal.model_validate(turn.proposal)
@@ -262,11 +277,7 @@ def choose(
 ) -> Committed:
     """Apply the player's choice: the same roll, resolved again with the chosen parameter."""
     with transaction(db_factory) as db:
-        row = store.get_session(db, owner, session_id, for_update=True)
-        key = idempotency.record(db, keyed, row.id)
-        store.require_active(row)
-        turn = store.get_turn(db, row, number)
-        _keep_turn(key, turn)
+        row, turn = _open_turn(db, owner, session_id, number, keyed)
         if turn.status != "awaiting_choice":
             raise SessionError(
                 409, f"turn {number} awaits no choice (it is {turn.status})", "path.number"
@@ -335,9 +346,7 @@ def state_turn(
     """A turn that changes the state without dice (open or mark a track, a clock): the
     operation is recorded as the turn's request, so the journal replays it."""
     with transaction(db_factory) as db:
-        row = store.get_session(db, owner, session_id, for_update=True)
-        key = idempotency.record(db, keyed, row.id, status=status)
-        store.require_active(row)
+        row, key = _open(db, owner, session_id, keyed, status=status)
         _waiting(db, row)
         applied = play.apply_op(_system(row), row.state, op)
         number = store.next_turn_number(row)
@@ -367,11 +376,7 @@ def renarratable(
     """A turn that can be told again (resolved, with a roll), its narration ready. With a key, the key is
     taken now (a write), so that a retry waits for this narration instead of asking again."""
     with transaction(db_factory, write=keyed is not None) as db:
-        row = store.get_session(db, owner, session_id, for_update=keyed is not None)
-        key = idempotency.record(db, keyed, row.id)
-        store.require_active(row)
-        turn = store.get_turn(db, row, number)
-        _keep_turn(key, turn)
+        row, turn = _open_turn(db, owner, session_id, number, keyed, lock=keyed is not None)
         if turn.status != "resolved" or turn.resolution is None:
             raise SessionError(
                 409, f"turn {number} has no resolved roll to narrate ({turn.status})", "path.number"
@@ -385,9 +390,7 @@ def renarratable(
 def undo(db_factory: Any, owner: str, session_id: str, keyed: Keyed | None = None) -> int:
     """The last turn's state changes reverted; its entry kept, marked undone."""
     with transaction(db_factory) as db:
-        row = store.get_session(db, owner, session_id, for_update=True)
-        key = idempotency.record(db, keyed, row.id)
-        store.require_active(row)
+        row, key = _open(db, owner, session_id, keyed)
         last = store.last_turn(db, row, statuses=("resolved", "awaiting_choice", "proposed"))
         if last is None:
             raise SessionError(409, "there is no turn to undo", "path.session_id")
