@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from service.narrator.model import ChatModel
     from service.sessions.db import Database
     from service.sessions.turn_models import TurnOut
+    from service.sessions.turns import Committed
     from service.settings import Settings
 
 Read = Callable[[str], str]
@@ -263,17 +264,9 @@ def render_outcome(resolution: dict[str, Any]) -> Text:
     return out
 
 
-def change_words(change: dict[str, Any]) -> str:
-    if change.get("delta") is not None:
-        told = f"{change['target']} {change['delta']:+d}"
-    elif change.get("set_to") is not None:
-        told = f"{change['target']} = {change['set_to']}"
-    else:
-        told = str(change["target"])
-    return f"{told} ({change['note']})" if change.get("note") else told
-
-
 def render_changes(changes: list[dict[str, Any]]) -> Text:
+    from service.sessions.journal import change_words  # the journal's words, loaded on use
+
     kept = [change_words(c) for c in changes if c.get("applied", True)]
     told = [change_words(c) for c in changes if not c.get("applied", True)]
     out = Text("changes: ", style="dim")
@@ -630,9 +623,9 @@ class Play:
 
     # -- turns
 
-    async def after(self, turn_id: int, needs_narration: bool) -> None:
+    async def after(self, committed: Committed) -> None:
         """Show a committed turn: mechanics, the choice it waits for, narration, status."""
-        turn = self.load(turn_id)
+        turn = committed.turn
         if turn.status == "proposed":  # nothing rolled yet: /dice stays for the roll
             await self.proposed(turn)
             return
@@ -641,9 +634,7 @@ class Play:
         if turn.status == "awaiting_choice":
             await self.choose(turn)
             return
-        if needs_narration:
-            await self.narrate(turn_id)
-            turn = self.load(turn_id)
+        turn = await self.narrate(committed) or turn
         if turn.narration:
             self.console.print(
                 render_narration(turn.narration, turn.narrator, turn.narration_status)
@@ -658,7 +649,7 @@ class Play:
         committed = await turns.take_turn(
             self.database, self.owner, self.session_id, request, self.model
         )
-        await self.after(committed.turn_id, committed.needs_narration)
+        await self.after(committed)
 
     async def proposed(self, turn: TurnOut) -> None:
         from service.sessions import turns
@@ -674,8 +665,10 @@ class Play:
         if answer == "o":
             fields = parse_override(self.read("override (e.g. move=strike stat=iron): "))
         request = AcceptRequest(**fields, **self.source(fields))
-        committed = turns.accept(self.database, self.owner, self.session_id, turn.number, request)
-        await self.after(committed.turn_id, committed.needs_narration)
+        committed = turns.accept(
+            self.database, self.owner, self.session_id, turn.number, request, model=self.model
+        )
+        await self.after(committed)
 
     async def choose(self, turn: TurnOut) -> None:
         """The choices a turn waits for, as numbered menus; the engine resolves them."""
@@ -690,14 +683,18 @@ class Play:
             chosen[choice["param"]] = options[pick]["value"]
         args = (self.database, self.owner, self.session_id, turn.number)
         try:
-            committed = turns.choose(*args, ChooseRequest(choices=chosen, dice=self.dice))
+            committed = turns.choose(
+                *args, ChooseRequest(choices=chosen, dice=self.dice), model=self.model
+            )
         except DiceError as exc:  # the option rolls more dice, and the first ones were given
             if self.dice is not None or exc.message.startswith("too many"):
                 raise
             self.console.print(f"this rolls more dice: {exc.message}", style="yellow")
             dice = parse_dice(self.answer("the dice, rolled by hand (e.g. 47): ", LATER))
-            committed = turns.choose(*args, ChooseRequest(choices=chosen, dice=dice))
-        await self.after(committed.turn_id, committed.needs_narration)
+            committed = turns.choose(
+                *args, ChooseRequest(choices=chosen, dice=dice), model=self.model
+            )
+        await self.after(committed)
 
     def answer(self, prompt: str, unanswered: str) -> str:
         """The player's answer; a command typed instead leaves the question (and runs)."""
@@ -723,27 +720,26 @@ class Play:
             if answer.isdigit() and 1 <= int(answer) <= count:
                 return int(answer) - 1
 
-    async def narrate(self, turn_id: int) -> None:
-        """As the route does: the model's narration (streamed here), or the offline one."""
+    async def narrate(self, committed: Committed) -> TurnOut | None:
+        """As the route does: the model's narration (streamed here), or the offline one; the
+        turn as kept with it (None: nothing to narrate)."""
         from service.sessions import turns
 
-        args = (self.database, self.owner, self.session_id, turn_id)
-        if self.model is None:
-            await turns.narrate_turn(*args, self.model)
-            return
-        job = turns.narration_for(*args, self.model)
-        if job is None:
-            return
+        if committed.narration is None:
+            return None
+        args = (self.database, self.owner, self.session_id, committed.turn_id)
+        told: TurnOut | None = None
         text = ""
         with Live(console=self.console, transient=True, refresh_per_second=8) as live:
-            async for event in job.events(stream=True):
+            async for event in committed.narration.events(stream=self.model is not None):
                 if isinstance(event, turns.Token):
                     text += event.text
                     live.update(render_narration(text, "model", "streaming"))
                 elif isinstance(event, turns.Discard):
                     text = ""
                 elif isinstance(event, turns.Done):
-                    turns.record_narration(*args, event.text, event.narrated)
+                    told = turns.record_narration(*args, event.text, event.narrated)
+        return told
 
     # -- commands
 
@@ -804,9 +800,10 @@ class Play:
             if not rolled:
                 raise ParseError("no resolved roll to narrate yet", "turn")
             number = rolled[-1].number
-        turn_id = turns.renarratable(self.database, self.owner, self.session_id, number).turn_id
-        await self.narrate(turn_id)
-        turn = self.load(turn_id)
+        committed = turns.renarratable(
+            self.database, self.owner, self.session_id, number, model=self.model
+        )
+        turn = await self.narrate(committed) or committed.turn
         self.console.print(f"turn {turn.number}, told again:")
         self.console.print(render_narration(turn.narration, turn.narrator, turn.narration_status))
 
@@ -824,10 +821,7 @@ class Play:
         from service.sessions.turn_models import TrackRequest
 
         body = TrackRequest(**parse_track(command.args, self.ranks))
-        await self.state_turn(
-            "track", f"open {body.type}: {body.name}",
-            {"op": "open_track", "type": body.type, "name": body.name, "rank": body.rank},
-        )  # fmt: skip
+        await self.state_turn(*body.state_op())
 
     async def do_progress(self, command: Command) -> None:
         from service.sessions.turn_models import MarkRequest
@@ -835,10 +829,7 @@ class Play:
         if not command.args:
             raise ParseError("/progress <track id> [times]", "track")
         track, body = command.args[0], MarkRequest(times=parse_count(command.args, 1, 1, "times"))
-        await self.state_turn(
-            "progress", f"mark progress on {track} x{body.times}",
-            {"op": "mark_track", "track": track, "times": body.times},
-        )  # fmt: skip
+        await self.state_turn(*body.state_op(track))
 
     async def do_close(self, command: Command) -> None:
         from service.sessions.turn_models import CloseTrackRequest
@@ -849,10 +840,7 @@ class Play:
         body = CloseTrackRequest.model_validate(
             {"status": command.args[1]} if command.args[1:] else {}
         )
-        await self.state_turn(
-            "track", f"{body.status}: {track}",
-            {"op": "close_track", "track": track, "status": body.status},
-        )  # fmt: skip
+        await self.state_turn(*body.state_op(track))
 
     async def do_clock(self, command: Command) -> None:
         from service.sessions.turn_models import ClockRequest
@@ -863,10 +851,7 @@ class Play:
         body = ClockRequest.model_validate(
             {"name": " ".join(command.args[1:]), "segments": segments}
         )
-        await self.state_turn(
-            "clock", f"clock: {body.name}",
-            {"op": "open_clock", "name": body.name, "segments": body.segments},
-        )  # fmt: skip
+        await self.state_turn(*body.state_op())
 
     async def do_advance(self, command: Command) -> None:
         from service.sessions.turn_models import AdvanceRequest
@@ -874,10 +859,7 @@ class Play:
         if not command.args:
             raise ParseError("/advance <clock id> [by]", "clock")
         clock, body = command.args[0], AdvanceRequest(by=parse_count(command.args, 1, 1, "by"))
-        await self.state_turn(
-            "clock", f"advance {clock} by {body.by}",
-            {"op": "advance_clock", "clock": clock, "by": body.by},
-        )  # fmt: skip
+        await self.state_turn(*body.state_op(clock))
 
     async def do_journal(self, command: Command) -> None:
         self.console.print(render_journal(self.journal()))

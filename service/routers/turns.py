@@ -29,6 +29,7 @@ from service.sessions.turn_models import (
     ClockRequest,
     CloseTrackRequest,
     MarkRequest,
+    StateOp,
     TrackRequest,
     TurnOut,
     TurnRequest,
@@ -187,27 +188,19 @@ def build_router(settings: Settings) -> APIRouter:
     # --- tracks and clocks ----------------------------------------------------------------
 
     def _state_turn(
-        database: Database, owner: str, session_id: str, kind: str, words: str,
-        op: dict[str, Any], keyed: Keyed | None, status: int = 200,
+        database: Database, owner: str, session_id: str, change: StateOp,
+        keyed: Keyed | None, status: int = 200,
     ) -> TurnOut:  # fmt: skip
-        turn_id = turns.state_turn(database, owner, session_id, kind, words, op, keyed, status)
+        turn_id = turns.state_turn(database, owner, session_id, *change, keyed, status)
         return _kept(database, keyed, _load(database, owner, session_id, turn_id))
 
     @router.post("/tracks", status_code=201, responses=responses(401, 404, 409, 422))
     def open_track(
-        session_id: SessionId,
-        body: TrackRequest,
-        owner: OwnerDep,
-        database: DatabaseDep,
+        session_id: SessionId, body: TrackRequest, owner: OwnerDep, database: DatabaseDep,
         keyed: KeyedDep,
-    ) -> TurnOut:
+    ) -> TurnOut:  # fmt: skip
         """Open a progress track (a vow, an expedition, a fight, a connection...)."""
-        return _state_turn(
-            database, owner, session_id, "track", f"open {body.type}: {body.name}",
-            {"op": "open_track", "type": body.type, "name": body.name, "rank": body.rank,
-             "target": body.target},
-            keyed, status=201,
-        )  # fmt: skip
+        return _state_turn(database, owner, session_id, body.state_op(), keyed, status=201)
 
     @router.post("/tracks/{track_id}/progress", responses=responses(401, 404, 409, 422))
     def mark_progress(
@@ -215,47 +208,28 @@ def build_router(settings: Settings) -> APIRouter:
         database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         """Mark progress on a track: its rank's ticks, `times` times."""
-        return _state_turn(
-            database, owner, session_id, "progress", f"mark progress on {track_id} x{body.times}",
-            {"op": "mark_track", "track": track_id, "times": body.times},
-            keyed,
-        )  # fmt: skip
+        return _state_turn(database, owner, session_id, body.state_op(track_id), keyed)
 
     @router.post("/tracks/{track_id}/close", responses=responses(401, 404, 409, 422))
     def close_track(
         session_id: SessionId, track_id: TrackId, body: CloseTrackRequest, owner: OwnerDep,
         database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
-        return _state_turn(
-            database, owner, session_id, "track", f"{body.status}: {track_id}",
-            {"op": "close_track", "track": track_id, "status": body.status},
-            keyed,
-        )  # fmt: skip
+        return _state_turn(database, owner, session_id, body.state_op(track_id), keyed)
 
     @router.post("/clocks", status_code=201, responses=responses(401, 404, 409, 422))
     def open_clock(
-        session_id: SessionId,
-        body: ClockRequest,
-        owner: OwnerDep,
-        database: DatabaseDep,
+        session_id: SessionId, body: ClockRequest, owner: OwnerDep, database: DatabaseDep,
         keyed: KeyedDep,
-    ) -> TurnOut:
-        return _state_turn(
-            database, owner, session_id, "clock", f"clock: {body.name}",
-            {"op": "open_clock", "name": body.name, "segments": body.segments},
-            keyed, status=201,
-        )  # fmt: skip
+    ) -> TurnOut:  # fmt: skip
+        return _state_turn(database, owner, session_id, body.state_op(), keyed, status=201)
 
     @router.post("/clocks/{clock_id}/advance", responses=responses(401, 404, 409, 422))
     def advance_clock(
         session_id: SessionId, clock_id: ClockId, body: AdvanceRequest, owner: OwnerDep,
         database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
-        return _state_turn(
-            database, owner, session_id, "clock", f"advance {clock_id} by {body.by}",
-            {"op": "advance_clock", "clock": clock_id, "by": body.by},
-            keyed,
-        )  # fmt: skip
+        return _state_turn(database, owner, session_id, body.state_op(clock_id), keyed)
 
     # --- the journal as a whole ----------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,6 +12,15 @@ from service.schemas import DICE_OR_SEED, MAX_PARAMS, StrictRequest
 Words = Annotated[str, Field(min_length=1, max_length=2_000, pattern=r"\w")]
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\w")]
 Die = Annotated[int, Field(ge=1, le=100)]
+
+
+class StateOp(NamedTuple):
+    """A turn that changes the state without dice: its kind, its words in the journal, and the
+    operation (``play.apply_op``), recorded as the turn's request so that replay repeats it."""
+
+    kind: str
+    words: str
+    op: dict[str, Any]
 
 
 class _Request(StrictRequest):
@@ -86,22 +95,53 @@ class TrackRequest(_Request):
         None, ge=1, le=1000, description="for a counted track: how many it takes (a goal)"
     )
 
+    def state_op(self) -> StateOp:
+        return StateOp(
+            "track", f"open {self.type}: {self.name}",
+            {"op": "open_track", "type": self.type, "name": self.name, "rank": self.rank,
+             "target": self.target},
+        )  # fmt: skip
+
 
 class MarkRequest(_Request):
     times: int = Field(1, ge=1, le=40, description="marks of progress (or units)")
 
+    def state_op(self, track: str) -> StateOp:
+        return StateOp(
+            "progress", f"mark progress on {track} x{self.times}",
+            {"op": "mark_track", "track": track, "times": self.times},
+        )  # fmt: skip
+
 
 class CloseTrackRequest(_Request):
     status: Literal["completed", "abandoned"] = "completed"
+
+    def state_op(self, track: str) -> StateOp:
+        return StateOp(
+            "track", f"{self.status}: {track}",
+            {"op": "close_track", "track": track, "status": self.status},
+        )  # fmt: skip
 
 
 class ClockRequest(_Request):
     name: Name
     segments: Literal[4, 6, 8, 10] = 4
 
+    def state_op(self) -> StateOp:
+        return StateOp(
+            "clock", f"clock: {self.name}",
+            {"op": "open_clock", "name": self.name, "segments": self.segments},
+        )  # fmt: skip
+
 
 class AdvanceRequest(_Request):
     by: int = Field(1, ge=1, le=10)
+
+    def state_op(self, clock: str) -> StateOp:
+        return StateOp(
+            "clock", f"advance {clock} by {self.by}",
+            {"op": "advance_clock", "clock": clock, "by": self.by},
+        )  # fmt: skip
 
 
 class TurnOut(BaseModel):

@@ -407,14 +407,6 @@ def undo(db_factory: Any, owner: str, session_id: str, keyed: Keyed | None = Non
 # --- narration ------------------------------------------------------------------------------------
 
 
-def narration_for(
-    db_factory: Any, owner: str, session_id: str, turn_id: int, model: ChatModel | None
-) -> Narration | None:
-    with transaction(db_factory, write=False) as db:
-        row = store.get_session(db, owner, session_id)
-        return _narration(db, row, store.turn_by_id(db, row, turn_id), model)
-
-
 def _narration(
     db: Db, row: store.SessionRow, turn: store.TurnRow, model: ChatModel | None
 ) -> Narration | None:
@@ -486,23 +478,6 @@ def record_narration(
         return told
 
 
-async def narrate_turn(
-    db_factory: Any, owner: str, session_id: str, turn_id: int, model: ChatModel | None
-) -> TurnOut | None:
-    """Narrate a committed turn and keep the narration: the turn then (None: nothing to tell)."""
-    job = await run_in_threadpool(narration_for, db_factory, owner, session_id, turn_id, model)
-    if job is None:
-        return None
-    told: TurnOut | None = None
-    async for event in job.events(stream=False):
-        if isinstance(event, Done):
-            told = await run_in_threadpool(
-                record_narration, db_factory, owner, session_id, turn_id, event.text,
-                event.narrated,
-            )  # fmt: skip
-    return told
-
-
 __all__ = [
     "Committed",
     "Discard",
@@ -510,8 +485,6 @@ __all__ = [
     "Token",
     "accept",
     "choose",
-    "narrate_turn",
-    "narration_for",
     "record_narration",
     "renarratable",
     "state_turn",
