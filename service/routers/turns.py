@@ -82,9 +82,8 @@ async def _answer(
                     yield event
         if final is None:
             final = committed.turn
-            await run_in_threadpool(
-                idempotency.complete, database, keyed, final.model_dump(mode="json")
-            )
+            if keyed is not None:
+                await run_in_threadpool(_kept, database, keyed, final)
         yield final
 
     if not streamed:
@@ -104,7 +103,9 @@ async def _answer(
 
 
 def _kept(database: Database, keyed: Keyed | None, answer: TurnOut) -> TurnOut:
-    idempotency.complete(database, keyed, answer.model_dump(mode="json"))
+    """The answer, kept for a retry when the request has a key."""
+    if keyed is not None:
+        idempotency.complete(database, keyed, answer.model_dump(mode="json"))
     return answer
 
 
