@@ -39,6 +39,15 @@ DICE_OR_SEED: dict[str, Any] = {
 }
 
 
+# A character that is not a space by either reading of ``\s``: Python's (the server's) counts
+# \x1c-\x1f and \x85 as spaces, the ECMAScript regexes of JSON Schema (the clients') count
+# \ufeff, and ``\w`` differs more (ASCII only in ECMAScript). Written out, so that the schema and
+# the server accept the same strings, in any language.
+SPACES = r"\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+# Text: a character other than a space, and no NUL (PostgreSQL's text cannot hold it).
+NOT_BLANK = rf"^[^\x00]*[^{SPACES}\x00][^\x00]*$"
+
+
 class StrictRequest(BaseModel):
     """A request body that takes what its JSON schema says, and nothing coerced into it.
 

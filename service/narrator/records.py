@@ -16,7 +16,7 @@ from pydantic import (
 from rules.models import Citation, Resolution
 from service.narrator.guard import GuardReport
 from service.narrator.quotes import Quotation
-from service.schemas import DICE_OR_SEED, MAX_ID, StrictRequest
+from service.schemas import DICE_OR_SEED, MAX_ID, NOT_BLANK, StrictRequest
 
 MAX_QUESTION = 2_000
 MAX_CONTEXT = 4_000
@@ -25,7 +25,7 @@ MAX_MESSAGES = 40
 SystemId = Literal["sundered_isles", "elegy", "go_forth", "storyteller", "roll_under"]
 Odds = Literal["small_chance", "unlikely", "50_50", "likely", "almost_certain"]
 # Words must have a letter or digit: an all-blank question is no question.
-Words = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION, pattern=r"\w")]
+Words = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION, pattern=NOT_BLANK)]
 
 # Ruling (narrator): only the Ironsworn-family texts have a yes/no oracle; the other three leave
 # open questions to a game master, so asking them is refused with what their text offers instead.

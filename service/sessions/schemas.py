@@ -18,14 +18,14 @@ from pydantic_core import CoreSchema
 from rules.errors import InvalidParameter
 from rules.registry import SYSTEM_IDS, all_systems, get_system
 from rules.sheets import SheetRules
-from service.schemas import MAX_ID, whole_numbers
+from service.schemas import MAX_ID, NOT_BLANK, whole_numbers
 from service.sessions.models import SessionRow
 
 # At least one character other than white space; no NUL (PostgreSQL text cannot hold it).
 NAME = Field(
     min_length=1,
     max_length=200,
-    pattern=r"^[^\x00]*[^\s\x00][^\x00]*$",
+    pattern=NOT_BLANK,
     description="a name for the session (1 to 200 characters, not only spaces)",
     examples=["The drowned lighthouse"],
 )

@@ -7,10 +7,10 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from service.schemas import DICE_OR_SEED, MAX_PARAMS, StrictRequest
+from service.schemas import DICE_OR_SEED, MAX_PARAMS, NOT_BLANK, StrictRequest
 
-Words = Annotated[str, Field(min_length=1, max_length=2_000, pattern=r"\w")]
-Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\w")]
+Words = Annotated[str, Field(min_length=1, max_length=2_000, pattern=NOT_BLANK)]
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=NOT_BLANK)]
 Die = Annotated[int, Field(ge=1, le=100)]
 
 

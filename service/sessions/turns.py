@@ -468,7 +468,8 @@ def record_narration(
         row = store.get_session(db, owner, session_id)
         turn = store.turn_by_id(db, row, turn_id)
         failed = narrated.narrator == "offline" and narrated.reason != NO_MODEL
-        turn.narration = text
+        # A model may send NUL, which PostgreSQL's text cannot hold.
+        turn.narration = text.replace("\x00", "")
         turn.narrator = narrated.narrator
         turn.narrated = narrated.model_dump(mode="json")
         turn.narration_status = "pending" if failed else "done"

@@ -68,3 +68,17 @@ def test_a_named_move_costs_one_model_call(client: TestClient) -> None:
         turn = client.post(f"/v1/sessions/{sid}/turns", json=TURN).json()
     assert route.call_count == 1 and turn["narrated"]["calls"] == 1
     assert turn["narrator"] == "model" and turn["narration_status"] == "done"
+
+
+def test_a_narration_with_nul_in_it_is_kept_without_it(client: TestClient) -> None:
+    """PostgreSQL's text cannot hold NUL: a model's reply with one must not fail the turn."""
+    sid = create(client, "go_forth", SHEET)["id"]
+    with respx.mock() as mock:
+        mock.post(CHAT_URL).mock(return_value=completion("The door\x00 bursts inward."))
+        response = client.post(f"/v1/sessions/{sid}/turns", json=TURN)
+    assert response.status_code == 201, response.text
+    assert "\x00" not in response.json()["narration"]
+    assert (
+        client.get(f"/v1/sessions/{sid}/turns/1").json()["narration"]
+        == response.json()["narration"]
+    )
