@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from service.errors import install_error_handlers
-from service.limits import install_limits
+from service.limits import DOCS_ASSETS, install_limits
 from service.narrator.model import build_model
 from service.openapi import install_openapi
 from service.redact import install_redaction
@@ -39,7 +40,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    app = FastAPI(
+    # The docs pages load Swagger UI's and ReDoc's assets from the package, not a CDN: offline,
+    # /docs works as well as the API does.
+    app = FastAPIOffline(
         title="fateweaver",
         version="0.1.0",
         description=(
@@ -47,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "rules search over the source texts, and a narrator that never changes a number."
         ),
         lifespan=lifespan,
+        static_url=DOCS_ASSETS,
     )
     app.state.settings = settings
     # Rules search: the index is opened on first use (or at start-up, in the background).

@@ -5,8 +5,11 @@
     405  a method the path does not have, with ``Allow`` listing the ones it has
     422  any other bad input: request validation, or a rule of the engine     RulesError
     503  (and other HTTPExceptions) as raised, e.g. rules search unavailable
+    500  a bug: JSON too, with no detail of it (the log has the trace)
 
 Every one of them answers ``{"error": {"message": ..., "field": ...}}`` (``ErrorResponse``);
+``field`` names the part of the request at fault: ``body`` (missing, not JSON, nested too deep),
+a field (``params.stat``), a path or query parameter, ``path`` (no such route), ``method``;
 ``error_responses`` documents them on a route.
 """
 
@@ -59,11 +62,21 @@ def _body(
 
 
 def _loc(loc: tuple[Any, ...] | list[Any]) -> str:
+    """``("body", "params", "stat")`` as ``params.stat``; the body itself (missing, or not JSON)
+    as ``body``."""
     parts = [str(p) for p in loc if p not in ("body", "query", "path")]
     out = ""
     for part in parts:
         out += f"[{part}]" if part.isdigit() else (f".{part}" if out else part)
-    return out
+    return out or (str(loc[0]) if loc else "body")
+
+
+def _message(error: dict[str, Any]) -> str:
+    if error.get("type") == "json_invalid":
+        # pydantic's loc for it is (body, <offset>): say where, not "[0]"
+        offset = error["loc"][-1] if len(error["loc"]) > 1 else 0
+        return f"body: not valid JSON (at character {offset}): {error['msg']}"
+    return f"{_loc(error['loc'])}: {error['msg']}"
 
 
 async def _rules_error(_: Request, exc: Exception) -> JSONResponse:
@@ -78,9 +91,10 @@ async def _rules_error(_: Request, exc: Exception) -> JSONResponse:
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
-    first = _loc(errors[0]["loc"]) if errors else None
-    message = "; ".join(f"{_loc(e['loc']) or 'body'}: {e['msg']}" for e in errors)
-    return _body(message, first or None, 422)
+    first = errors[0] if errors else {"loc": ("body",)}
+    field = "body" if first.get("type") == "json_invalid" else _loc(first["loc"])
+    message = "; ".join(_message(e) for e in errors) or "body: invalid"
+    return _body(message, field, 422)
 
 
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
@@ -105,10 +119,25 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     headers = dict(exc.headers or {})
     if exc.status_code == 405:
         headers["Allow"] = _allowed(request) or headers.get("Allow", "")
-    return _body(str(exc.detail), None, exc.status_code, headers or None)
+    return _body(str(exc.detail), _field_of(exc), exc.status_code, headers or None)
+
+
+# The part of the request an HTTP error is about: the body it could not read, the credentials,
+# the path nothing answers, the method the path lacks.
+HTTP_ERROR_FIELDS = {400: "body", 401: "header.Authorization", 404: "path", 405: "method"}
+
+
+def _field_of(exc: StarletteHTTPException) -> str | None:
+    return getattr(exc, "field", None) or HTTP_ERROR_FIELDS.get(exc.status_code)
+
+
+async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    """A bug: still JSON, and no detail of it for the client (it is logged, with its trace)."""
+    return _body("internal error: the request could not be completed", None, 500)
 
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RulesError, _rules_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -3,6 +3,8 @@
     BodyLimit         413 for a body over ``max_body_bytes``: by its Content-Length, before the
                       app runs; or counted as a streamed (chunked) body arrives, so that no more
                       than the limit (and the one chunk that crossed it) is ever held
+    JsonDepthLimit    422 for a JSON body nested deeper than ``MAX_JSON_DEPTH``, before it is
+                      parsed (deep nesting overflows the parser, validation or serialization)
     RateLimit         429 with ``Retry-After`` for a client over ``rate_limit``: keyed by the
                       owner of its API key, or by its address (without API keys configured, or
                       for a request whose key is missing or unknown); the `limits` library's
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 from typing import Any
 
@@ -40,7 +43,8 @@ log = logging.getLogger("fateweaver.limits")
 
 ERROR_SCHEMA = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-NOT_LIMITED = ("/healthz", "/readyz")  # and the docs: /docs, /redoc, /openapi.json
+DOCS_ASSETS = "/docs-assets"  # Swagger UI's and ReDoc's files, served from the package by the app
+NOT_LIMITED = ("/healthz", "/readyz", "/docs", "/redoc")  # and /openapi.json, the docs' assets
 
 
 def _error(
@@ -114,6 +118,71 @@ class BodyLimit:
             await _too_large(self.max_bytes)(scope, receive, send)
 
 
+# --- nesting depth of a JSON body ---------------------------------------------------------------
+
+# No request of this API nests deeper than a dozen levels; pydantic's serializer gives up at 255,
+# and Python's recursion (the JSON parser, validators) a few hundred further on.
+MAX_JSON_DEPTH = 64
+# A JSON string as one token (its brackets are not structure), or one bracket.
+_JSON_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def json_depth(body: bytes) -> int:
+    """How deep a JSON text nests its arrays and objects (malformed text is measured as it
+    reads: the parser reports what is wrong with it)."""
+    depth = deepest = 0
+    for token in _JSON_TOKENS.finditer(body):
+        char = token.group()[:1]
+        if char in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in b"]}":
+            depth -= 1
+    return deepest
+
+
+class JsonDepthLimit:
+    """Reads a JSON request body (already bounded by BodyLimit), measures its nesting and hands
+    it on unchanged, or answers 422 naming ``body``."""
+
+    def __init__(self, app: ASGIApp, max_depth: int = MAX_JSON_DEPTH) -> None:
+        self.app = app
+        self.max_depth = max_depth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or "json" not in Headers(scope=scope).get("content-type", ""):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if (depth := json_depth(body)) > self.max_depth:
+            message = (
+                f"the JSON body nests {depth} levels deep; at most {self.max_depth} are accepted"
+            )
+            await _error(422, message, "body")(scope, receive, send)
+            return
+        whole: Message = {"type": "http.request", "body": body, "more_body": False}
+        await self.app(scope, _replay([whole], receive), send)
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that gives these messages first, then the connection's own."""
+    queued = list(messages)
+
+    async def replayed() -> Message:
+        return queued.pop(0) if queued else await receive()
+
+    return replayed
+
+
 # --- requests per API key -------------------------------------------------------------------------
 
 
@@ -150,7 +219,7 @@ class RateLimit:
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in self.exempt:
+        if scope["type"] != "http" or is_exempt(scope["path"], self.exempt):
             await self.app(scope, receive, send)
             return
         key, field = self._who(scope)
@@ -173,6 +242,11 @@ def exempt_paths(app: FastAPI) -> frozenset[str]:
     return frozenset([*NOT_LIMITED, *(p for p in docs if p)])
 
 
+def is_exempt(path: str, paths: frozenset[str]) -> bool:
+    """Health, the docs and the docs' own assets are never counted."""
+    return path in paths or path.startswith(DOCS_ASSETS + "/")
+
+
 def rate_limit_storage(settings: Settings) -> Storage:
     """The counts' storage; ValueError for a URI `limits` cannot use (an unknown scheme, or its
     driver not installed), without the URI itself (it may hold a password)."""
@@ -188,9 +262,11 @@ def rate_limit_storage(settings: Settings) -> Storage:
 
 
 def install_limits(app: FastAPI) -> None:
-    """The body limit, then (outermost: counted before anything is read) the rate limit."""
+    """The body limit (and the depth of a JSON body within it), then (outermost: counted before
+    anything is read) the rate limit."""
     settings: Settings = app.state.settings
     app.add_exception_handler(BodyTooLarge, _body_too_large)
+    app.add_middleware(JsonDepthLimit)  # inside BodyLimit: it reads a body of bounded size
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     if settings.rate_limit:
         storage = rate_limit_storage(settings)  # built now: a bad URI stops start-up

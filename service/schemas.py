@@ -46,6 +46,8 @@ DICE_OR_SEED: dict[str, Any] = {
 SPACES = r"\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 # Text: a character other than a space, and no NUL (PostgreSQL's text cannot hold it).
 NOT_BLANK = rf"^[^\x00]*[^{SPACES}\x00][^\x00]*$"
+# An id in a URL: anything but NUL (a NUL reached PostgreSQL, which refused the query: a 500).
+ID_IN_URL = r"^[^\x00]+$"
 
 
 class StrictRequest(BaseModel):

@@ -40,6 +40,9 @@ class VectorIndex(Protocol):
 
     def reset(self) -> None: ...
 
+    def reopen(self) -> None:
+        """Read the store afresh: another process (``fateweaver ingest``) has written to it."""
+
 
 class MemoryIndex:
     """An in-memory index with exact cosine search: the fake behind most tests."""
@@ -71,6 +74,9 @@ class MemoryIndex:
 
     def reset(self) -> None:
         self.rows.clear()
+
+    def reopen(self) -> None:
+        pass  # one process's memory: nothing else writes to it
 
 
 def _chroma_settings() -> Any:
@@ -140,6 +146,19 @@ class ChromaIndex:
 
     def reset(self) -> None:
         self._client.delete_collection(self.name)
+        self._open()
+
+    def reopen(self) -> None:
+        """A local folder's client keeps the vector index it loaded in memory: after another
+        process's writes it answers ids that are gone and misses the new ones (Chroma's "Error
+        finding id"). Open the folder anew; a server is always current."""
+        if self.path is None:
+            return
+        self.close()
+        _forget_client(self.path)
+        import chromadb
+
+        self._client = chromadb.PersistentClient(path=str(self.path), settings=_chroma_settings())
         self._open()
 
     def close(self) -> None:

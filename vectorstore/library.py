@@ -136,6 +136,7 @@ class Library:
                 log.info("the retrieval manifest changed on disk; reloading it")
                 self._load_manifest()
                 self._keyword = None
+                self.index.reopen()
 
     # -- embedding --------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Path, Response
 from sqlalchemy.orm import Session as Db
 
 from service.errors import error_responses
+from service.schemas import ID_IN_URL
 from service.sessions import idempotency, store
 from service.sessions.db import Database, DatabaseDep, DbDep, transaction
 from service.sessions.idempotency import KeyedDep
@@ -43,7 +44,12 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 SessionId = Annotated[
-    str, Path(max_length=64, description="a session id, as `POST /v1/sessions` answered")
+    str,
+    Path(
+        max_length=64,
+        pattern=ID_IN_URL,
+        description="a session id, as `POST /v1/sessions` answered",
+    ),
 ]
 
 

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from service.routers.narrator import SSE_DOC, ModelDep, sse_event
 from service.routers.sessions import SessionId, responses
+from service.schemas import ID_IN_URL
 from service.sessions import idempotency, store, turns
 from service.sessions.db import Database, DatabaseDep, transaction
 from service.sessions.idempotency import Keyed, KeyedDep
@@ -44,8 +45,12 @@ FromTurn = Annotated[
 ToTurn = Annotated[
     int | None, Query(ge=1, le=1_000_000, description="export up to this turn number (included)")
 ]
-TrackId = Annotated[str, Path(max_length=40, description="a track id of the session (t1, t2...)")]
-ClockId = Annotated[str, Path(max_length=40, description="a clock id of the session (c1, c2...)")]
+TrackId = Annotated[
+    str, Path(max_length=40, pattern=ID_IN_URL, description="a track id of the session (t1, t2...)")
+]
+ClockId = Annotated[
+    str, Path(max_length=40, pattern=ID_IN_URL, description="a clock id of the session (c1, c2...)")
+]
 _TURN = {**responses(401, 404, 409, 422), 200: {"content": SSE_DOC}}
 
 

@@ -5,7 +5,8 @@ How: the key is recorded *in the transaction that commits the request's work* (t
 choice, the undo...), under a unique (owner, key) constraint. Two requests with one key cannot
 both commit: the second one's transaction fails on the constraint, rolls back whole, and answers
 what the first did. Once answered, the response is stored with the key; a retry that arrives
-before that (the first is still narrating) waits for it a moment, then gets the turn as it is.
+before that (the first is still narrating) waits for it a moment, then gets the turn as it is; it
+does not wait for a process on this host that is gone (``process.gone``: killed after its commit).
 
 Rulings (choices where no standard decides; IETF's draft "The Idempotency-Key HTTP Header Field"
 and Stripe's API are the models):
@@ -37,7 +38,7 @@ from sqlalchemy.orm import Session as Db
 from starlette.concurrency import run_in_threadpool
 
 from service.routers.narrator import sse_event
-from service.sessions import store
+from service.sessions import process, store
 from service.sessions.db import Database, DatabaseDep, database_of, transaction
 from service.sessions.errors import SessionError
 from service.sessions.journal import turn_out
@@ -49,6 +50,7 @@ HEADER = "Idempotency-Key"
 FIELD = "header.Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"  # on a response that a retry got again
 WAIT_FOR_FIRST = 15.0  # seconds a retry waits for the first request's response
+THIS_PROCESS = process.identity()
 
 IdempotencyKey = Annotated[
     str | None,
@@ -149,7 +151,7 @@ def record(
         return None
     row = IdempotencyRow(
         owner=keyed.owner, key=keyed.key, request=keyed.request, fingerprint=keyed.fingerprint,
-        session_id=session_id, status_code=status,
+        session_id=session_id, status_code=status, holder=THIS_PROCESS,
     )  # fmt: skip
     try:
         with db.begin_nested():  # a savepoint: the conflict is reported here, not at commit
@@ -185,7 +187,7 @@ def _stored(database: Database, keyed: Keyed) -> tuple[int, Any] | None:
         if row.response is not None:
             return status, row.response
         fresh = (time.time() - row.created_at.timestamp()) < WAIT_FOR_FIRST
-        if fresh:
+        if fresh and not process.gone(row.holder):
             return None
         # Answered by a process that stopped before storing the response: what it wrote.
         if row.turn_id is not None:

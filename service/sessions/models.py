@@ -144,5 +144,7 @@ class IdempotencyRow(Base):
     )
     status_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
     response: Mapped[Any | None] = mapped_column(NULLABLE_JSON, nullable=True)
+    # the process answering it (``process.identity``): a retry need not wait for one that is gone
+    holder: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

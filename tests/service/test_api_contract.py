@@ -58,7 +58,7 @@ def test_a_method_the_path_lacks_is_a_405_with_allow(
     assert r.status_code == 405
     assert r.headers["allow"] == allowed
     if method != "HEAD":
-        assert r.json() == {"error": {"message": "Method Not Allowed", "field": None}}
+        assert r.json() == {"error": {"message": "Method Not Allowed", "field": "method"}}
 
 
 def test_a_405_lists_every_route_at_the_path() -> None:

@@ -80,3 +80,59 @@ def test_end_to_end_with_the_real_model(tmp_path: Path, minilm: LocalMiniLMEmbed
     questions = json.loads(DEFAULT_QUESTIONS.read_text())
     scores = evaluate(library, questions)["hybrid"]
     assert scores["recall@5"] >= 0.9 and scores["mrr"] >= 0.8, scores
+
+
+# Another process's ingest, as `fateweaver ingest` does it while the service runs.
+_OTHER_PROCESS = """
+import sys
+from pathlib import Path
+from tests.vectorstore.fakes import HashEmbeddings
+from vectorstore.index import open_chroma
+from vectorstore.library import Library
+data, sources, step = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+emb = HashEmbeddings()
+library = Library(data, open_chroma("rules-t", path=data / "chroma"), lambda: emb, "hash-test",
+                  sources_dir=sources)
+library.sync()
+if step == "add":
+    library.add_text("# Harbour\\n\\nNo ship docks after dark; the harbour master keeps a ledger.\\n",
+                     source="ports.md", system="sundered_isles")
+else:
+    library.remove("user/sundered_isles/ports.md")
+"""
+
+
+def test_a_running_library_sees_another_process_ingest(tmp_path: Path) -> None:
+    """Issue 14: `fateweaver ingest` while the service ran left the service's Chroma client with
+    the vector index it had loaded: it missed the new text and answered ids that were gone."""
+    import subprocess
+    import sys
+
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "rules.md").write_text("# Rules\n\n## Oracle\n\nRoll d100 against the odds.\n")
+    data = tmp_path / "data"
+
+    def other(step: str) -> None:
+        subprocess.run(
+            [sys.executable, "-c", _OTHER_PROCESS, str(data), str(sources), step],
+            check=True, cwd=Path(__file__).resolve().parents[2], timeout=120,
+        )  # fmt: skip
+
+    other("add")  # before the service opens the folder: the vectors it loads include ports.md
+    emb = HashEmbeddings()
+    running = Library(
+        data, open_chroma("rules-t", path=data / "chroma"), lambda: emb, "hash-test",
+        sources_dir=sources,
+    )  # fmt: skip
+    running.sync()
+    query = "harbour master ledger docks"
+
+    def found() -> list[str]:
+        return [p.citation.source for p in running.search(query, k=5, mode="vector")]
+
+    assert "user/sundered_isles/ports.md" in found()
+    other("remove")
+    assert found() == ["rules.md"]
+    other("add")
+    assert "user/sundered_isles/ports.md" in found()

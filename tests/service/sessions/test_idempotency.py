@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from service.sessions import idempotency, process
 from service.sessions.idempotency import REPLAYED, WAIT_FOR_FIRST
 from service.sessions.models import IdempotencyRow
 from tests.service.sessions.conftest import create, session_app
@@ -174,6 +179,48 @@ def test_a_first_request_that_stopped_before_answering_gives_its_turn(
     assert again.status_code == 201
     assert again.json()["resolution"] == first["resolution"]
     assert len(_journal(client, sid)) == 1
+
+
+def test_a_retry_does_not_wait_for_a_process_that_is_gone(client: TestClient, sid: str) -> None:
+    """Issue 14: after a crash between the commit and the stored answer, a retry waited 15 s
+    before answering. The process that held the key is gone (here: a pid that ran and exited),
+    so nothing more will come: the retry answers at once with the committed turn."""
+    exited = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    dead = f"{socket.gethostname()}/{exited.stdout.strip()}/1"
+    first = client.post(f"/v1/sessions/{sid}/turns", json=CHECK, headers=_key("gone")).json()
+    with client.app.state.database.transaction() as db:  # type: ignore[attr-defined]
+        db.execute(update(IdempotencyRow).values(response=None, holder=dead))
+    started = time.monotonic()
+    again = client.post(f"/v1/sessions/{sid}/turns", json=CHECK, headers=_key("gone"))
+    assert time.monotonic() - started < WAIT_FOR_FIRST / 3
+    assert again.status_code == 201 and again.json()["resolution"] == first["resolution"]
+    assert len(_journal(client, sid)) == 1
+
+
+def test_a_retry_waits_for_a_process_that_still_runs(
+    client: TestClient, sid: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The holder is this very process, still answering: the retry waits for it (up to
+    WAIT_FOR_FIRST), then gets the committed turn as it is."""
+    monkeypatch.setattr(idempotency, "WAIT_FOR_FIRST", 1.0)
+    first = client.post(f"/v1/sessions/{sid}/turns", json=CHECK, headers=_key("alive")).json()
+    with client.app.state.database.transaction() as db:  # type: ignore[attr-defined]
+        db.execute(
+            update(IdempotencyRow).values(
+                response=None, holder=process.identity(), created_at=datetime.now(UTC)
+            )
+        )
+    started = time.monotonic()
+    again = client.post(f"/v1/sessions/{sid}/turns", json=CHECK, headers=_key("alive"))
+    assert time.monotonic() - started >= 0.9
+    assert again.status_code == 201 and again.json()["resolution"] == first["resolution"]
+
+
+def test_process_identity_tells_a_gone_process() -> None:
+    assert not process.gone(process.identity())
+    assert not process.gone(None) and not process.gone("another-host/1/1")
+    assert process.gone(process.identity() + "0")  # this pid, but started at another time
 
 
 @pytest.fixture

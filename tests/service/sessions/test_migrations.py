@@ -39,7 +39,7 @@ def _tables(settings: Settings) -> set[str]:
 
 def test_upgrade_creates_the_tables_on_an_empty_database(tmp_path: Path, backend: str) -> None:
     settings = settings_for(tmp_path / "new")  # the folder does not exist yet
-    assert upgrade_database(settings) == head_revision() == "0002"
+    assert upgrade_database(settings) == head_revision() == "0003"
     assert _tables(settings) == TABLES
     assert (tmp_path / "new" / "fateweaver.db").is_file() == (backend == "sqlite")
 
@@ -56,7 +56,7 @@ def test_upgrading_twice_changes_nothing(tmp_path: Path) -> None:
                 "'2025-01-01 00:00:00', '2025-01-01 00:00:00')"
             )
         )
-    assert upgrade_database(settings) == "0002"
+    assert upgrade_database(settings) == "0003"
     with engine.connect() as connection:
         assert connection.execute(text("SELECT name FROM sessions")).scalars().all() == ["kept"]
     engine.dispose()
@@ -125,10 +125,10 @@ def test_the_db_upgrade_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     finally:
         get_settings.cache_clear()
     assert first.exit_code == 0, first.output
-    assert first.output.strip() == f"sqlite:///{tmp_path}/cli.db: at revision 0002"
+    assert first.output.strip() == f"sqlite:///{tmp_path}/cli.db: at revision 0003"
     assert again.exit_code == 0 and again.output == first.output
     engine = make_engine(settings_for(tmp_path, database_url=f"sqlite:///{tmp_path}/cli.db"))
-    assert current_revision(engine) == "0002"
+    assert current_revision(engine) == "0003"
     engine.dispose()
 
 
