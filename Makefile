@@ -31,7 +31,8 @@ check: test
 bench: install
 	$(BIN)/python bench/engine.py
 
-# Retrieval quality on ../shared/eval/rules_questions.json: recall@1, recall@5, MRR per mode.
+# Retrieval quality on vectorstore/eval/rules_questions.json (or QUESTIONS=file): recall@1,
+# recall@5 and MRR per mode.
 eval-retrieval: install
 	$(BIN)/python -m vectorstore.evaluate $(QUESTIONS)
 

@@ -16,9 +16,8 @@ from pathlib import Path
 from vectorstore.library import Library
 from vectorstore.models import Fusion, Mode
 
-DEFAULT_QUESTIONS = (
-    Path(__file__).resolve().parents[1] / ".." / "shared" / "eval" / "rules_questions.json"
-)
+# The retrieval set the project was given, kept in the repository: a clone alone evaluates.
+DEFAULT_QUESTIONS = Path(__file__).resolve().parent / "eval" / "rules_questions.json"
 # (row name, mode, fusion): "hybrid" is the service's default (RRF); "hybrid-score" the blend.
 RUNS: tuple[tuple[str, Mode, Fusion | None], ...] = (
     ("vector", "vector", None),
