@@ -168,3 +168,31 @@ def check_choices(offered: list[Choice], chosen: dict[str, Any]) -> dict[str, An
     if missing:
         raise InvalidParameter(f"choose {', '.join(missing)} as well", f"choices.{missing[0]}")
     return chosen
+
+
+# --- shared by the sheets ----------------------------------------------------------------------
+
+
+def add_held(params: dict[str, Any], held: int, most: int) -> None:
+    """Add the +N a sheet holds for the next roll to the roll's adds (Sundered Isles' "Add +1 on
+    your next move", Elegy's next roll). The sheet's ``apply`` spends it when the roll is made."""
+    adds = params.get("adds", 0)
+    if held and isinstance(adds, int) and not isinstance(adds, bool):
+        params["adds"] = min(most, adds + held)
+
+
+def options_choice(offered: dict[str, Any], citation: Citation) -> Choice:
+    """The ``options`` parameter of a move whose outcome says "choose one" (or two), as a choice:
+    ``offered`` is the resolution's ``details.options`` (count, picks, labels)."""
+    labels: dict[str, str] = offered["labels"]
+    count = offered["count"]
+    return Choice(
+        param="options",
+        prompt="Choose one." if count == 1 else f"Choose {count}.",
+        options=[
+            ChoiceOption(value=pick, label=" + ".join(labels[i] for i in pick))
+            for pick in offered["picks"]
+        ],
+        citation=citation,
+        extra_dice=any("roll both challenge dice" in label.lower() for label in labels.values()),
+    )

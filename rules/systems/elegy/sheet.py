@@ -48,7 +48,7 @@ from rules.ironsworn import momentum_reset
 from rules.models import Citation, Frozen, Resolution, StateChange
 from rules.progress import MAX_TICKS
 from rules.registry import get_system
-from rules.sheets import Choice, ChoiceOption, GmParam, SheetUpdate, TrackType
+from rules.sheets import Choice, ChoiceOption, GmParam, SheetUpdate, TrackType, add_held
 from rules.systems.elegy import mechanics as m
 from rules.systems.elegy import options as o
 from rules.systems.elegy.moves import METER_OF, MOVES, allowed_stats, find_move
@@ -201,9 +201,7 @@ SHEET_PARAMS: dict[str, tuple[str, ...]] = {
 
 def _with_hold(params: dict[str, Any], sheet: Sheet) -> None:
     """Add the +N held for the next roll to the player's adds (apply then spends it)."""
-    adds = params.get("adds", 0)
-    if sheet.next_roll_adds and isinstance(adds, int) and not isinstance(adds, bool):
-        params["adds"] = min(m.ADDS_MAX, adds + sheet.next_roll_adds)
+    add_held(params, sheet.next_roll_adds, m.ADDS_MAX)
 
 
 def _move_params(sheet: Sheet, params: dict[str, Any]) -> None:

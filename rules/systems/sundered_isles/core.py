@@ -133,7 +133,8 @@ ODDS: dict[str, int] = {
 
 MomentumField = Field(2, ge=MOMENTUM_MIN, le=MOMENTUM_MAX, description="current momentum")
 ImpactsField = Field(0, ge=0, le=10, description="impacts marked (max momentum and reset)")
-AddsField = Field(0, ge=0, le=10, description="every +x added to this roll")
+ADDS_MAX = 10
+AddsField = Field(0, ge=0, le=ADDS_MAX, description="every +x added to this roll")
 BurnField = Field(
     False, description="burn momentum if that improves the outcome (only ever improves it)"
 )

@@ -15,8 +15,8 @@ from rules.catalog import Move, load_moves, load_tables
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter, UnknownError
 from rules.ironsworn import MOMENTUM_MIN, Band, momentum_max
-from rules.models import Resolution, Ruling, StateChange
-from rules.progress import BOXES, IRONSWORN_RANK_TICKS, MAX_TICKS, Clock
+from rules.models import Die, Resolution, Ruling, StateChange
+from rules.progress import BOXES, IRONSWORN_RANK_TICKS, MAX_TICKS, TICKS_PER_BOX, Clock
 from rules.systems.sundered_isles.core import (
     AddsField,
     BurnField,
@@ -28,6 +28,17 @@ from rules.systems.sundered_isles.core import (
     progress_score,
     roll_action,
     roll_progress,
+)
+from rules.systems.sundered_isles.outcomes import (
+    Option,
+    OptionSet,
+    both_options,
+    offered_options,
+    option_changes,
+    option_momentum,
+    position_changes,
+    progress_changes,
+    recommits,
 )
 from rules.tables import roll_table, table_resolution
 
@@ -147,6 +158,12 @@ class MoveParams(BaseModel):
     aspects: int = Field(1, ge=1, le=3, description="Confront Chaos: number of aspects rolled")
     roll_tables: bool = Field(
         False, description="also roll the tables the outcome names (e.g. Pay the Price)"
+    )
+    options: list[str] | None = Field(
+        None,
+        max_length=2,
+        description="the outcome's 'choose one' (or 'choose two') options, by id, as the "
+        "resolution's details.options lists them",
     )
 
 
@@ -350,6 +367,56 @@ def momentum_changes(start: int, impacts: int, amounts: list[int]) -> list[State
     return changes
 
 
+def _chosen(params: MoveParams, offered: OptionSet | None) -> list[Option]:
+    """The options the player chose, checked against what the outcome offers."""
+    if params.options is None:
+        return []
+    if offered is None:
+        raise InvalidParameter(
+            "this outcome offers no options to choose: leave options out", "params.options"
+        )
+    if sorted(params.options) not in [sorted(p) for p in offered.picks()]:
+        raise InvalidParameter(
+            f"choose {offered.count} of {', '.join(offered.ids)}, not {params.options}",
+            "params.options",
+        )
+    return [o for o in offered.options if o.id in params.options]
+
+
+def _declines_control(offered: OptionSet, chosen: list[Option]) -> bool:
+    """Enter the Fray's weak hit: not choosing 'You are in control' leaves you in a bad spot."""
+    control = [o for o in offered.options if "you are in control" in o.label.lower()]
+    return bool(control) and not set(control) & set(chosen)
+
+
+def _recommit(params: MoveParams, source: DiceSource) -> tuple[list[Die], list[StateChange]]:
+    """'Roll both challenge dice, take the lowest value, and clear that number of progress
+    boxes. Then, raise the vow's rank by one (if not already epic)'."""
+    dice = [source.roll(10, "challenge"), source.roll(10, "challenge")]
+    lowest = min(d.value for d in dice)
+    ticks = params.progress_ticks
+    if ticks is None:
+        ticks = (params.progress_score or 0) * TICKS_PER_BOX
+    cleared = min(ticks, lowest * TICKS_PER_BOX)
+    changes = [StateChange(target="progress", delta=-cleared, note=f"clear {lowest} boxes")]
+    if params.rank is not None and params.rank != RANKS[-1]:
+        raised = RANKS[RANKS.index(params.rank) + 1]
+        changes.append(StateChange(target="rank", note=raised))
+    return dice, changes
+
+
+def _options_detail(offered: OptionSet | None) -> dict[str, object]:
+    if offered is None:
+        return {}
+    return {
+        "options": {
+            "count": offered.count,
+            "picks": offered.picks(),
+            "labels": {o.id: o.label for o in offered.options},
+        }
+    }
+
+
 def _reject(params: MoveParams, names: list[str], why: str) -> None:
     for name in names:
         if getattr(params, name) is not None:
@@ -398,13 +465,26 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
     if move.category == "scene_challenge" and move.roll == "action":
         changes += _scene_changes(params, move, band, match)
         rulings.append("scene_challenge_changes")
-    if move.roll == "action":
-        amounts = momentum_in_text(move, parts)
-        if amounts:
-            burned = [c.set_to for c in result.changes if c.target == "momentum"]
-            start = burned[-1] if burned and burned[-1] is not None else params.momentum
-            changes += momentum_changes(start, params.impacts, amounts)
-            rulings.append("momentum_from_outcome_text")
+    offered = offered_options(move, band, match) if parts else None
+    chosen = _chosen(params, offered)
+    amounts = momentum_in_text(move, parts)
+    amounts += [n for option in chosen for n in option_momentum(option)]
+    if amounts:
+        burned = [c.set_to for c in result.changes if c.target == "momentum"]
+        start = burned[-1] if burned and burned[-1] is not None else params.momentum
+        changes += momentum_changes(start, params.impacts, amounts)
+        rulings.append("momentum_from_outcome_text")
+    changes += position_changes(move, parts) + progress_changes(move, band, parts)
+    for option in (*both_options(move, band), *chosen):
+        changes += option_changes(option)
+    if offered is not None and chosen and _declines_control(offered, chosen):
+        changes.append(StateChange(target="position", note="bad_spot"))
+    if chosen or both_options(move, band):
+        rulings.append("choose_one_options")
+    recommit_dice: list[Die] = []
+    if any(recommits(option) for option in chosen):
+        recommit_dice, recommit_changes = _recommit(params, source)
+        changes += recommit_changes
     legacy = _legacy_reward(move, params.rank, band)
     if legacy:
         changes += legacy
@@ -418,7 +498,7 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
     else:
         to_roll = tables_named(move, parts)
     table_results = []
-    dice = list(result.dice)
+    dice = [*result.dice, *recommit_dice]
     if params.roll_tables and to_roll:
         rulings.append("move_tables_on_request")
         for table_id in to_roll:
@@ -447,6 +527,7 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
                 "name": move.name,
                 "tables_named": to_roll,
                 "tables_rolled": table_results,
+                **_options_detail(offered),
             },
         }
     )

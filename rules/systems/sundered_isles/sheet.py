@@ -33,11 +33,19 @@ from rules.errors import InvalidParameter, UnknownError
 from rules.ironsworn import MOMENTUM_MIN, Band, momentum_max, momentum_reset
 from rules.models import Citation, Frozen, Resolution, Ruling, StateChange
 from rules.progress import IRONSWORN_RANK_TICKS, MAX_TICKS, LegacyTrack
-from rules.sheets import Choice, ChoiceOption, GmParam, SheetUpdate, TrackType
-from rules.systems.sundered_isles.core import ODDS, QUICK_REFERENCE, cite
+from rules.sheets import (
+    Choice,
+    ChoiceOption,
+    GmParam,
+    SheetUpdate,
+    TrackType,
+    add_held,
+    options_choice,
+)
+from rules.systems.sundered_isles.core import ADDS_MAX, ODDS, QUICK_REFERENCE, cite
 from rules.systems.sundered_isles.legacy import LEGACY_REWARD_TICKS
 from rules.systems.sundered_isles.meters import METER_MAX
-from rules.systems.sundered_isles.moves import bad_spot_band, get_move
+from rules.systems.sundered_isles.moves import MOVES, bad_spot_band, get_move
 
 SYSTEM_ID = "sundered_isles"
 STATS = ("edge", "heart", "iron", "shadow", "wits")
@@ -57,6 +65,7 @@ VEHICLE_TROUBLES = ("battered", "cursed")
 AssetCategory = Literal["command_vehicle", "support_vehicle", "module", "companion", "path", "deed"]
 LegacyName = Literal["quests", "bonds", "discoveries"]
 EXPERIENCE_MAX = 200  # the advance kind's range
+Position = Literal["in_control", "bad_spot"]
 
 SHEET_RULINGS = [
     Ruling(
@@ -205,6 +214,15 @@ class Sheet(Frozen):
     momentum: int = Field(2, ge=MOMENTUM_MIN, le=10, description="-6 .. max momentum")
     legacy: Legacy = Field(default_factory=Legacy)
     experience: int = Field(0, ge=0, le=EXPERIENCE_MAX, description="unspent experience")
+    next_roll_adds: int = Field(
+        0,
+        ge=0,
+        le=ADDS_MAX,
+        description="+N held for your next move (not a progress move), e.g. Secure an Advantage",
+    )
+    position: Position | None = Field(
+        None, description="in a fight: in control or in a bad spot (null: not in a fight yet)"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -571,6 +589,14 @@ class _Work:
     def experience(self, change: StateChange) -> None:
         self._take(self.data, "experience", change, 0, EXPERIENCE_MAX)
 
+    def next_roll_adds(self, change: StateChange) -> None:
+        self._take(self.data, "next_roll_adds", change, 0, ADDS_MAX)
+
+    def position(self, change: StateChange) -> None:
+        if change.note != self.data.get("position"):
+            self.data["position"] = change.note
+            self.applied.append(change)
+
     def _asset(self) -> dict[str, Any]:
         for asset in self.data["assets"]:
             if asset["name"] == self.asset_name:
@@ -675,6 +701,14 @@ def _as_sheet(sheet: BaseModel) -> Sheet:
     return sheet
 
 
+def _action_roll(kind: str, params: dict[str, Any]) -> bool:
+    """A roll that is a move but not a progress move: it takes the adds held for the next move."""
+    if kind != "move":
+        return True
+    move_id = params.get("move")
+    return isinstance(move_id, str) and move_id in MOVES and MOVES[move_id].roll == "action"
+
+
 def _param_fields(kind: str) -> set[str]:
     from rules.registry import get_system  # the system imports this module
 
@@ -737,6 +771,11 @@ class SheetRules:
             self._stat(s, kind, params, held, keep_asset="asset" in fields)
         if kind == "move":
             self._legacy_progress(s, params, held)
+            decisive = params.get("move") == "take_decisive_action"
+            if decisive and "position" not in params and s.position is not None:
+                params["position"] = s.position  # the sheet keeps it: no need to ask
+        if "adds" in fields and _action_roll(kind, params):
+            add_held(params, s.next_roll_adds, ADDS_MAX)
         for name, value in held.items():
             if name in given:
                 raise InvalidParameter(
@@ -824,6 +863,11 @@ class SheetRules:
                 "resolution.system",
             )
         work = _Work(data=s.model_dump(), asset_name=resolution.params.get("asset"))
+        if "action_score" in resolution.scores and s.next_roll_adds:
+            # roll_params added the hold to this action roll's adds: it is spent
+            work.next_roll_adds(
+                StateChange(target="next_roll_adds", set_to=0, note="added to this roll")
+            )
         for change in _changes(resolution):
             target = change.target
             if target == "momentum":
@@ -838,6 +882,10 @@ class SheetRules:
                 continue  # the sheet counts its impacts itself
             elif target == "experience":
                 work.experience(change)
+            elif target == "next_roll_adds":
+                work.next_roll_adds(change)
+            elif target == "position":
+                work.position(change)
             elif target.startswith("legacy:") and not _waits(resolution, change):
                 work.legacy(target.removeprefix("legacy:"), change.delta or 0, change.note)
             else:
@@ -850,7 +898,7 @@ class SheetRules:
         details = resolution.details
         move_id = details.get("move") or kind
         pending: list[Choice] = []
-        if details.get("burn_would_improve") and not params.get("burn_momentum"):
+        if details.get("burn_would_improve") and params.get("burn_momentum") is None:
             pending.append(
                 Choice(
                     param="burn_momentum",
@@ -865,12 +913,18 @@ class SheetRules:
                     citation=QUICK_REFERENCE,
                 )
             )
+            # The burn changes the outcome: what else the outcome asks follows from the outcome
+            # after it, so it is asked alone (then the turn asks again).
+            return pending
         for param, values in (details.get("choices") or {}).items():
             if params.get(param) is None:
                 text = CHOICE_TEXT[move_id][param]
                 pending.append(_choice(param, text, values, resolution.citation))
         if kind != "move":
             return pending
+        offered = details.get("options")
+        if offered and params.get("options") is None:
+            pending.append(options_choice(offered, resolution.citation))
         tables: list[str] = details.get("tables_named") or []
         if tables and not params.get("roll_tables"):
             text = TABLE_CHOICE_TEXT.get(tables[0], _TABLE_CHOICE_DEFAULT)

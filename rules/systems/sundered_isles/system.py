@@ -27,6 +27,7 @@ from rules.systems.sundered_isles.core import (
 from rules.systems.sundered_isles.legacy import LEGACY_KINDS, LEGACY_RULINGS
 from rules.systems.sundered_isles.meters import METER_KINDS, METER_RULINGS
 from rules.systems.sundered_isles.moves import MOVE_RULINGS, MoveParams, resolve_move
+from rules.systems.sundered_isles.outcomes import OUTCOME_RULINGS
 from rules.systems.sundered_isles.recover import RECOVER_KINDS, RECOVER_RULINGS
 from rules.systems.sundered_isles.sheet import RULES as SHEET_RULES
 from rules.systems.sundered_isles.sheet import SHEET_RULINGS
@@ -49,6 +50,7 @@ METERS = [
 RULINGS: list[Ruling] = [
     *CORE_RULINGS,
     *MOVE_RULINGS,
+    *OUTCOME_RULINGS,
     *METER_RULINGS,
     *RECOVER_RULINGS,
     *LEGACY_RULINGS,

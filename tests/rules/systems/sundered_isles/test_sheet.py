@@ -320,7 +320,10 @@ def test_burning_momentum_is_a_choice_then_a_reset() -> None:
     params = RULES.roll_params(s, "move", {"move": "face_danger", "stat": "wits"})
     first = resolve_roll("sundered_isles", "move", params, dice=[1, 5, 7])
     pending = RULES.choices("move", params, first)
-    assert [c.param for c in pending] == ["burn_momentum", "roll_tables"]
+    # Issue 19: on a miss the burn is offered on its own first; Pay the Price only after it
+    assert [c.param for c in pending] == ["burn_momentum"]
+    kept = {**params, "burn_momentum": False}
+    assert [c.param for c in RULES.choices("move", kept, first)] == ["roll_tables"]
     burned = resolve_roll(
         "sundered_isles", "move", {**params, "burn_momentum": True}, dice=[1, 5, 7]
     )

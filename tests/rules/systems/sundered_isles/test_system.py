@@ -625,9 +625,9 @@ def test_ruling_table_roll_twice() -> None:
 
 
 def test_every_ruling_has_a_named_test() -> None:
-    from tests.rules.systems.sundered_isles import test_sheet  # the sheet's rulings
+    from tests.rules.systems.sundered_isles import test_outcomes, test_sheet
 
-    names = set(dir(sys.modules[__name__])) | set(dir(test_sheet))
+    names = set(dir(sys.modules[__name__])) | set(dir(test_sheet)) | set(dir(test_outcomes))
     missing = [r.id for r in SYSTEM.rulings if f"test_ruling_{r.id}" not in names]
     assert missing == []
 
