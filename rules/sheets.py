@@ -151,6 +151,7 @@ def check_choices(offered: list[Choice], chosen: dict[str, Any]) -> dict[str, An
     """The player's choices, each one of the options offered: a choice that was not offered,
     or a value that is not one of its options, is an InvalidParameter naming it."""
     by_param = {c.param: c for c in offered}
+    chosen = {p: _as_offered(by_param.get(p), v) for p, v in chosen.items()}
     for param, value in chosen.items():
         if param not in by_param:
             raise InvalidParameter(
@@ -168,6 +169,20 @@ def check_choices(offered: list[Choice], chosen: dict[str, Any]) -> dict[str, An
     if missing:
         raise InvalidParameter(f"choose {', '.join(missing)} as well", f"choices.{missing[0]}")
     return chosen
+
+
+def _as_offered(choice: Choice | None, value: Any) -> Any:
+    """A pick of options as the choice lists it: one option id alone (``"take_2_momentum"``)
+    for a one-option pick, and two ids in any order."""
+    if choice is None:
+        return value
+    for option in choice.options:
+        listed = option.value
+        if isinstance(listed, list) and (
+            listed == [value] or (isinstance(value, list) and sorted(listed) == sorted(value))
+        ):
+            return listed
+    return value
 
 
 # --- shared by the sheets ----------------------------------------------------------------------

@@ -28,11 +28,16 @@ from rules.sheets import Choice, SheetRules
 from service.sessions.errors import SessionError
 
 State = dict[str, Any]
-# Changes that belong to the track (or clock) a turn names, not to the character sheet.
-TRACK_TARGETS = frozenset({"progress", "progress_marks"})
+# Changes that belong to the track (or clock) a turn names, not to the character sheet: its
+# progress, its rank (Recommit raises it), its status (Forsake Your Vow).
+TRACK_TARGETS = frozenset({"progress", "progress_marks", "rank", "track_status"})
+# The track a move's "mark progress" marks, by the move's category (Sundered Isles' moves).
+MARKED_TRACK_TYPES = {"combat": "combat", "exploration": "expedition",
+                      "scene_challenge": "scene_challenge"}  # fmt: skip
 CLOCK_TARGETS = frozenset({"clock", "tension_clock"})
 # Go Forth's Effort against Hearts: the target's effort so far is a counted track's units.
 COUNTED_PREFIX = "target.heart_effort"
+HEARTS_TARGET = "target.hearts"  # Hearts overcome: the track's Hearts left go down
 CLOCK_SEGMENTS = (4, 6, 8, 10)
 
 
@@ -97,15 +102,85 @@ def roll_params(
     track, for a progress roll) holds."""
     rules = sheet_rules(system)
     sheet = rules.model.model_validate(state["sheet"])
+    if track is not None and not _rolls_the_track(system, kind, given):
+        # A roll that acts on the track without rolling its progress (Strike marks it, Recommit
+        # clears boxes and raises its rank): the kind asked for, with what the track holds.
+        entry = _track(state, track)
+        fields = system.roll_kinds[kind].params.model_fields
+        from_track = {"ticks": entry["ticks"], "rank": entry.get("rank")}
+        given = {k: v for k, v in from_track.items() if k in fields and v is not None} | given
+        return kind, rules.roll_params(sheet, kind, given)
     if track is not None:
         entry = _track(state, track)
         progress = entry["units"] if entry.get("counted") else entry["ticks"]
         given = {**given, "goal": entry["target"]} if _takes_goal(system, entry) else given
         if entry.get("rank") and "rank" not in given:
             given = {**given, "rank": entry["rank"]}  # a progress move's legacy reward by rank
+        if "hearts" in entry and "hearts" not in given:
+            given = {**given, "hearts": entry["hearts"]}  # kept by the session, not re-sent
         kind, params = rules.progress_roll(sheet, entry["type"], progress, given)
         return kind, params
     return kind, rules.roll_params(sheet, kind, given)
+
+
+def _rolls_the_track(system: GameSystem, kind: str, given: dict[str, Any]) -> bool:
+    """Whether a turn naming a track rolls the track's progress (a progress move, Go Forth's
+    effort against a Heart, a Storyteller extended action), or is a roll of its own that the
+    track takes part in (an action move that marks progress, Recommit)."""
+    if kind == "move":
+        move = given.get("move")
+        return not isinstance(move, str) or system.move(move).roll in ("progress", "conclusion")
+    spec = system.roll_kinds.get(kind)
+    if spec is None or kind in ("progress", "conclusion"):
+        return True
+    fields = spec.params.model_fields
+    return "ticks" not in fields or "track" in fields
+
+
+def own_kind(system: GameSystem, kind: str, given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A move that rolls nothing but has a roll kind of its own (Lose Momentum, Sacrifice
+    Resources) is that kind: named as a move it did nothing."""
+    move_id = given.get("move")
+    own = kind == "move" and isinstance(move_id, str) and move_id in system.roll_kinds
+    if own and system.move(str(move_id)).roll == "none":
+        return str(move_id), {k: v for k, v in given.items() if k != "move"}
+    return kind, given
+
+
+def marked_track_type(system: GameSystem, kind: str, given: dict[str, Any]) -> str | None:
+    """The type of track an action move's outcome may mark progress on ("mark progress" in any
+    of its outcomes), or None."""
+    move_id = given.get("move")
+    if kind != "move" or not isinstance(move_id, str) or not system.moves:
+        return None
+    move = system.move(move_id)
+    if move.roll != "action":
+        return None
+    texts = " ".join(move.outcomes.values()).lower().replace("do not mark progress", "")
+    return MARKED_TRACK_TYPES.get(move.category) if "mark progress" in texts else None
+
+
+def track_for_marks(state: State, track_type: str, move_name: str) -> str:
+    """The open track of this type that a move's progress marks, when the turn names none: the
+    only one; none or several is for the player to settle (open one, or name it)."""
+    tracks = [
+        t for t in state["tracks"].values() if t["type"] == track_type and t["status"] == "open"
+    ]
+    if len(tracks) == 1:
+        return str(tracks[0]["id"])
+    if not tracks:
+        raise SessionError(
+            409,
+            f"{move_name} marks progress on a {track_type} track and this session has no open "
+            f"one: open it first (POST /v1/sessions/{{id}}/tracks with type {track_type!r}), "
+            "or name a track in `track`",
+            "track",
+        )
+    listed = ", ".join(f"{t['id']} ({t['name']})" for t in tracks)
+    raise InvalidParameter(
+        f"{move_name} marks progress on a {track_type} track: name which in `track`: {listed}",
+        "track",
+    )
 
 
 def _takes_goal(system: GameSystem, entry: dict[str, Any]) -> bool:
@@ -146,7 +221,9 @@ def apply_resolution(
     applied = list(update.applied)
     not_applied: list[StateChange] = []
     for change in update.other:
-        if track is not None and (
+        if track is not None and change.target == HEARTS_TARGET:
+            applied.append(_overcome_hearts(new, track, change))
+        elif track is not None and (
             change.target in TRACK_TARGETS or change.target.startswith(COUNTED_PREFIX)
         ):
             applied.append(_mark_track(system, new, track, change))
@@ -168,7 +245,12 @@ def _completes(
     entry = _track(state, track_id)
     if entry["status"] != "open":
         return None
-    if entry.get("counted"):
+    if entry.get("hearts") == 0:
+        # the last Heart overcome: it shows full ("Accumulate enough Effort against a Heart
+        # (10 points) to overcome it"), not the count restarted
+        entry["units"] = entry["target"]
+        done = True
+    elif entry.get("counted"):
         done = entry.get("target") is not None and entry["units"] >= entry["target"]
     else:
         done = resolution.outcome in ("strong_hit", "weak_hit") and _is_progress_roll(
@@ -189,10 +271,34 @@ def _is_progress_roll(system: GameSystem, resolution: Resolution) -> bool:
     return system.move(move).roll in ("progress", "conclusion")
 
 
+def _has_hearts(system: GameSystem, track_type: str) -> bool:
+    return system.id == "go_forth" and track_type == "heart"
+
+
+def _overcome_hearts(state: State, track_id: str, change: StateChange) -> StateChange:
+    """Hearts overcome on the target: its Hearts left go down (the count on the next restarts,
+    by the effort change that comes with it)."""
+    entry = _track(state, track_id)
+    before = entry.get("hearts", 1)
+    entry["hearts"] = max(0, before + (change.delta or 0))
+    entry["overcome"] = entry.get("overcome", 0) + before - entry["hearts"]
+    left = entry["hearts"]
+    return StateChange(
+        target=f"tracks.{track_id}.hearts", delta=left - before,
+        note=f"{before - left} Heart(s) overcome; {left} left",
+    )  # fmt: skip
+
+
 def _mark_track(
     system: GameSystem, state: State, track_id: str, change: StateChange
 ) -> StateChange:
     entry = _track(state, track_id)
+    if change.target == "rank" and change.note:
+        entry["rank"] = change.note
+        return StateChange(target=f"tracks.{track_id}", note=f"rank raised to {change.note}")
+    if change.target == "track_status" and change.note:
+        entry["status"] = change.note
+        return StateChange(target=f"tracks.{track_id}", note=change.note)
     if entry.get("counted"):
         before = entry["units"]
         after = change.set_to if change.set_to is not None else before + (change.delta or 0)
@@ -251,11 +357,14 @@ def open_track(
     name: str,
     rank: str | None,
     target: int | None = None,
+    hearts: int | None = None,
 ) -> Applied:
     spec = sheets.track_type(sheet_rules(system), track_type)
     rank = sheets.track_rank(spec, rank)
     target = sheets.track_target(spec, target)
     counted = not spec.ranks
+    if hearts is not None and not _has_hearts(system, track_type):
+        raise InvalidParameter("hearts is for a Go Forth heart track", "hearts")
     new = copy.deepcopy(state)
     track_id = _next_id("t", new["tracks"])
     new["tracks"][track_id] = {
@@ -269,6 +378,9 @@ def open_track(
         "target": target,
         "status": "open",
     }
+    if _has_hearts(system, track_type):
+        # Go Forth: "Each Heart = 10 Effort"; the session keeps how many the target has left
+        new["tracks"][track_id] |= {"hearts": hearts or 1, "overcome": 0}
     change = StateChange(target=f"tracks.{track_id}", set_to=0, note=f"opened: {name}")
     return Applied(state=new, applied=[change])
 
@@ -321,7 +433,10 @@ def apply_op(system: GameSystem, state: State, op: dict[str, Any]) -> Applied:
     """A recorded operation on the state (``{"op": "open_track", ...}``) applied."""
     name = op.get("op")
     if name == "open_track":
-        return open_track(system, state, op["type"], op["name"], op.get("rank"), op.get("target"))
+        return open_track(
+            system, state, op["type"], op["name"], op.get("rank"), op.get("target"),
+            op.get("hearts"),
+        )  # fmt: skip
     if name == "mark_track":
         return mark_track(system, state, op["track"], op["times"])
     if name == "close_track":

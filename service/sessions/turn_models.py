@@ -94,13 +94,16 @@ class TrackRequest(_Request):
     target: int | None = Field(
         None, ge=1, le=1000, description="for a counted track: how many it takes (a goal)"
     )
+    hearts: int | None = Field(
+        None, ge=1, le=100, description="Go Forth heart track: the target's Hearts (default 1)"
+    )
 
     def state_op(self) -> StateOp:
-        return StateOp(
-            "track", f"open {self.type}: {self.name}",
-            {"op": "open_track", "type": self.type, "name": self.name, "rank": self.rank,
-             "target": self.target},
-        )  # fmt: skip
+        op = {"op": "open_track", "type": self.type, "name": self.name, "rank": self.rank,
+              "target": self.target}  # fmt: skip
+        if self.hearts is not None:
+            op["hearts"] = self.hearts
+        return StateOp("track", f"open {self.type}: {self.name}", op)
 
 
 class MarkRequest(_Request):

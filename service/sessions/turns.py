@@ -202,6 +202,9 @@ def _resolve_into(
     system = _system(row)
     if clock is not None:
         play.require_clock(row.state, clock)
+    kind, given = play.own_kind(system, kind, given)
+    if track is None and (marked := play.marked_track_type(system, kind, given)):
+        track = play.track_for_marks(row.state, marked, system.move(given["move"]).name)
     kind, params = play.roll_params(system, row.state, kind, given, track)
     resolution = play.resolve(system, kind, params, dice=dice, seed=seed)
     turn.request = {**(turn.request or {}), "resolved_kind": kind, "track": track, "clock": clock,

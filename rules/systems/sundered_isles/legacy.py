@@ -135,7 +135,7 @@ def resolve_recommit(params: RecommitParams, source: DiceSource) -> Resolution:
         StateChange(target="progress", delta=new_ticks - params.ticks, note=f"clear {lowest} boxes")
     ]
     if new_rank != params.rank:
-        changes.append(StateChange(target="rank", note=f"raise the rank to {new_rank}"))
+        changes.append(StateChange(target="rank", note=new_rank))  # the track's rank, raised
     return Resolution(
         outcome=new_rank,
         scores={

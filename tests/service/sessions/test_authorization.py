@@ -25,7 +25,7 @@ UNKNOWN = "0123456789abcdef0123456789abcdef"
 
 # (method, path template) -> (path parameters other than session_id, query, JSON body).
 # Valid for Alice's session as `_alice_plays` leaves it, and applied by Alice in this order
-# afterwards (each answers < 300): turn 4 is a proposal, t1 a vow, c1 a clock.
+# afterwards (each answers < 300): turn 4 is a proposal, t1 a combat track, c1 a clock.
 Request = tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]
 REQUESTS: dict[tuple[str, str], Request] = {
     ("get", PREFIX): ({}, {}, None),
@@ -82,10 +82,11 @@ def session_routes(client: TestClient) -> set[tuple[str, str]]:
 
 
 def _alice_plays(client: TestClient) -> str:
-    """Alice's session: a vow (turn 1), a clock (2), a strike (3) and a proposal (4)."""
+    """Alice's session: a fight (turn 1), a clock (2), a strike (3) that marks the fight's
+    progress, and a proposal (4)."""
     sid: str = create_as(client, ALICE)
     for path, body in [
-        ("/tracks", {"type": "vow", "name": "Find my sister", "rank": "dangerous"}),
+        ("/tracks", {"type": "combat", "name": "The bosun", "rank": "dangerous"}),
         ("/clocks", {"name": "Storm", "segments": 4}),
         ("/turns", {"words": "I strike", "move": "strike", "params": {"stat": "iron"},
                     "dice": [5, 3, 8]}),
@@ -137,7 +138,7 @@ def test_another_owners_key_is_a_404_on_every_session_route(keyed: TestClient) -
         unknown = send(keyed, UNKNOWN, route, _as(BOB))
         assert r.text.replace(sid, "?") == unknown.text.replace(UNKNOWN, "?"), route
     assert snapshot(keyed, sid) == before
-    assert len(before[1]) == 4 and before[0]["state"]["tracks"]["t1"]["ticks"] == 0
+    assert len(before[1]) == 4 and before[0]["state"]["tracks"]["t1"]["ticks"] == 16
     # Every request was one Alice may make: her own key gets through, in the table's order.
     for route in REQUESTS:
         r = send(keyed, sid, route, _as(ALICE))

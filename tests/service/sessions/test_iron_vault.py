@@ -65,9 +65,10 @@ def test_a_sundered_isles_journal_exports_valid_blocks(client: TestClient) -> No
     sheet = {"name": "Kell", "stats": {"edge": 2, "heart": 2, "iron": 3, "shadow": 1, "wits": 1}}
     sid = create(client, "sundered_isles", sheet)["id"]
     post = lambda path, body: client.post(f"/v1/sessions/{sid}{path}", json=body)  # noqa: E731
+    post("/tracks", {"type": "vow", "name": 'Find "Marrow" Reef', "rank": "dangerous"})
+    post("/tracks", {"type": "combat", "name": "The bosun", "rank": "dangerous"})
     post("/turns", {"words": "I strike", "move": "strike", "params": {"stat": "iron"},
                     "dice": [5, 3, 8]})  # fmt: skip
-    post("/tracks", {"type": "vow", "name": 'Find "Marrow" Reef', "rank": "dangerous"})
     post("/tracks/t1/progress", {"times": 3})
     post("/turns", {"words": "I fulfil it", "track": "t1", "move": "fulfill_your_vow",
                     "dice": [2, 3]})  # fmt: skip

@@ -33,13 +33,17 @@ class Play:
 
 def test_a_sundered_isles_session(client: TestClient) -> None:
     play = Play(client, "sundered_isles", KELL)
+    play.post("/tracks", {"type": "combat", "name": "The bosun", "rank": "dangerous"})
     proposed = play.post("/turns", {"words": "I swing my cutlass at the bosun"})
     assert proposed["proposal"]["move"] == "strike"
-    struck = play.post("/turns/1/accept", {"dice": [5, 3, 8]})
+    struck = play.post("/turns/2/accept", {"dice": [5, 3, 8]})
     # Strike, +iron 3: action 5 + 3 = 8 beats 3, not 8. "On a weak hit, mark progress twice,
     # but you expose yourself to danger. You are in a bad spot."
     assert struck["resolution"]["outcome"] == "weak_hit"
     assert struck["resolution"]["params"]["stat_value"] == 3  # from the sheet
+    after_strike = play.state()
+    assert after_strike["tracks"]["t1"]["ticks"] == 16  # the one combat track: 2 marks of 8
+    assert after_strike["sheet"]["position"] == "bad_spot"
 
     # A miss asks the player: Pay the Price, "Roll on the table below" or "Make the most
     # obvious negative outcome happen".
@@ -57,15 +61,15 @@ def test_a_sundered_isles_session(client: TestClient) -> None:
     assert chosen["resolution"]["dice"][:3] == missed["resolution"]["dice"][:3]
 
     play.post("/tracks", {"type": "vow", "name": "Find my sister", "rank": "dangerous"})
-    play.post("/tracks/t1/progress", {"times": 3})
-    assert play.state()["tracks"]["t1"]["ticks"] == 24  # dangerous: 2 boxes a mark
-    fulfilled = play.post("/turns", {"words": "I find her", "track": "t1",
+    play.post("/tracks/t2/progress", {"times": 3})
+    assert play.state()["tracks"]["t2"]["ticks"] == 24  # dangerous: 2 boxes a mark
+    fulfilled = play.post("/turns", {"words": "I find her", "track": "t2",
                                      "move": "fulfill_your_vow", "dice": [2, 3]})  # fmt: skip
     # Fulfill Your Vow, progress 6 vs 2 and 3: "On a strong hit, your vow is fulfilled";
     # a dangerous vow marks 2 ticks on the quests legacy track.
     assert fulfilled["resolution"]["outcome"] == "strong_hit"
     state = play.state()
-    assert state["tracks"]["t1"]["status"] == "completed"
+    assert state["tracks"]["t2"]["status"] == "completed"
     assert state["sheet"]["legacy"]["quests"]["ticks"] == 2
 
     oracle = play.post("/turns", {"words": "Is the harbour guarded?", "kind": "oracle",
@@ -76,11 +80,11 @@ def test_a_sundered_isles_session(client: TestClient) -> None:
     assert table["resolution"]["text"]
 
     before = play.state()
-    renarrated = play.post("/turns/1/renarrate")
+    renarrated = play.post("/turns/2/renarrate")
     assert renarrated["resolution"] == struck["resolution"] and play.state() == before
     undone = play.post("/undo")
     assert undone["number"] == table["number"] and undone["status"] == "undone"
-    assert play.post("/replay") == {"ok": True, "turns": 6, "mismatches": []}
+    assert play.post("/replay") == {"ok": True, "turns": 7, "mismatches": []}
     text = client.get(f"/v1/sessions/{play.sid}/export", params={"format": "iron_vault"}).text
     assert "```iron-vault-mechanics" in text and 'move "Strike"' in text
 
