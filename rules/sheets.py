@@ -211,3 +211,27 @@ def options_choice(offered: dict[str, Any], citation: Citation) -> Choice:
         citation=citation,
         extra_dice=any("roll both challenge dice" in label.lower() for label in labels.values()),
     )
+
+
+class RestKind(Frozen):
+    """A way to rest or recover that a system's text gives (a session operation, no dice)."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$", examples=["short"])
+    name: str
+    text: str = Field(description="the sentence of the source it applies")
+    citation: Citation
+
+
+def rest_kinds(rules: SheetRules) -> list[RestKind]:
+    """The rests a system's sheet knows (none where its text gives none)."""
+    kinds: list[RestKind] = getattr(rules, "rest_kinds", [])
+    return kinds
+
+
+def rest(rules: SheetRules, sheet: BaseModel, kind: str) -> SheetUpdate:
+    """The sheet after a rest of this kind (UnknownError naming ``kind`` for another)."""
+    known = [k.id for k in rest_kinds(rules)]
+    if kind not in known:
+        raise UnknownError("rest", kind, known, field="kind")
+    update: SheetUpdate = rules.rest(sheet, kind)  # type: ignore[attr-defined]
+    return update

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rules.catalog import Move
 from rules.models import Ruling
 from rules.registry import MAX_SEED, GameSystem, MeterSpec, RollKind
+from rules.sheets import RestKind, TrackType, rest_kinds
 from rules.tables import Table
 
 MAX_DICE = 200
@@ -135,6 +136,13 @@ class SystemInfo(BaseModel):
     rulings: list[Ruling]
     moves: int
     tables: int
+    track_types: list[TrackType] = Field(
+        default_factory=list, description="the progress tracks a session of this system opens"
+    )
+    rests: list[RestKind] = Field(
+        default_factory=list,
+        description="the rests and recoveries the text gives: POST /v1/sessions/{id}/rest",
+    )
 
     @classmethod
     def of(cls, system: GameSystem) -> SystemInfo:
@@ -149,6 +157,8 @@ class SystemInfo(BaseModel):
             rulings=system.rulings,
             moves=len(system.moves),
             tables=len(system.tables),
+            track_types=system.sheet.track_types if system.sheet else [],
+            rests=rest_kinds(system.sheet) if system.sheet else [],
         )
 
 

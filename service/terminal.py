@@ -490,7 +490,8 @@ def ask_sheet(system: GameSystem, name: str, read: Read) -> dict[str, Any]:
     assert system.sheet is not None
     sheet: dict[str, Any] = {"name": name}
     for field, info in system.sheet.model.model_fields.items():
-        if field == "name":
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if field == "name" or extra.get("set_in_play"):
             continue
         default = None if info.is_required() else info.get_default(call_default_factory=True)
         same = sheet.get(field.removeprefix("max_")) if field.startswith("max_") else None

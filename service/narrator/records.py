@@ -6,7 +6,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     ValidationInfo,
@@ -27,29 +26,9 @@ Odds = Literal["small_chance", "unlikely", "50_50", "likely", "almost_certain"]
 # Words must have a letter or digit: an all-blank question is no question.
 Words = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION, pattern=NOT_BLANK)]
 
-# Ruling (narrator): only the Ironsworn-family texts have a yes/no oracle; the other three leave
-# open questions to a game master, so asking them is refused with what their text offers instead.
-NO_ORACLE = {
-    "go_forth": "go_forth has no yes/no oracle: its text leaves open questions to the GM, who "
-    "sets a TN and calls for a roll; roll a check (POST /v1/rolls, kind check) and narrate it "
-    "with POST /v1/narrate, or ask a yes/no question of sundered_isles or elegy",
-    "storyteller": "storyteller has no yes/no oracle: its text leaves outcomes to the "
-    "storyteller; roll an action (POST /v1/rolls, kind simple) and narrate it with "
-    "POST /v1/narrate, or ask a yes/no question of sundered_isles or elegy",
-    "roll_under": "roll_under has no yes/no oracle: its text says 'The GM will answer your "
-    "questions', and lets a save decide what the GM puts to the dice; roll a save "
-    "(POST /v1/rolls, kind save) and narrate it with POST /v1/narrate, or ask sundered_isles "
-    "or elegy",
-}
-
-
-def _has_oracle(value: object) -> object:
-    if isinstance(value, str) and value in NO_ORACLE:
-        raise ValueError(NO_ORACLE[value])
-    return value
-
-
-OracleSystemId = Annotated[Literal["sundered_isles", "elegy"], BeforeValidator(_has_oracle)]
+# Every system answers a yes/no question: Sundered Isles and Elegy by their texts' oracles, Go
+# Forth, Storyteller and Roll Under by fateweaver's own (rules/oracle.py, labelled as ours).
+OracleSystemId = SystemId
 D100 = Annotated[int, Field(ge=1, le=100)]
 
 

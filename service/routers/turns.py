@@ -30,6 +30,7 @@ from service.sessions.turn_models import (
     ClockRequest,
     CloseTrackRequest,
     MarkRequest,
+    RestRequest,
     StateOp,
     TrackRequest,
     TurnOut,
@@ -222,6 +223,14 @@ def build_router(settings: Settings) -> APIRouter:
         database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         return _state_turn(database, owner, session_id, body.state_op(track_id), keyed)
+
+    @router.post("/rest", responses=responses(401, 404, 409, 422))
+    def take_rest(
+        session_id: SessionId, body: RestRequest, owner: OwnerDep, database: DatabaseDep,
+        keyed: KeyedDep,
+    ) -> TurnOut:  # fmt: skip
+        """Rest or recover as the system's text says (`rests` in GET /v1/systems): a turn."""
+        return _state_turn(database, owner, session_id, body.state_op(), keyed)
 
     @router.post("/clocks", status_code=201, responses=responses(401, 404, 409, 422))
     def open_clock(

@@ -426,6 +426,16 @@ def advance_clock(state: State, clock_id: str, by: int) -> Applied:
     return Applied(state=new, applied=[_advance_clock(new, clock_id, by)])
 
 
+def rest(system: GameSystem, state: State, kind: str) -> Applied:
+    """A rest the system's text gives (Roll Under's rest after an encounter, Go Forth's Long
+    Rest...): the sheet's rules change the sheet; what they cannot heal is told, not kept."""
+    rules = sheet_rules(system)
+    update = sheets.rest(rules, rules.model.model_validate(state["sheet"]), kind)
+    new = copy.deepcopy(state)
+    new["sheet"] = update.sheet.model_dump(mode="json")
+    return Applied(state=new, applied=list(update.applied), not_applied=list(update.other))
+
+
 # --- state operations without dice, recorded so that a journal replays ---------------------------
 
 
@@ -445,4 +455,6 @@ def apply_op(system: GameSystem, state: State, op: dict[str, Any]) -> Applied:
         return open_clock(state, op["name"], op["segments"])
     if name == "advance_clock":
         return advance_clock(state, op["clock"], op["by"])
+    if name == "rest":
+        return rest(system, state, op["kind"])
     raise InvalidParameter(f"unknown operation {name!r}", "op")

@@ -106,6 +106,21 @@ class TrackRequest(_Request):
         return StateOp("track", f"open {self.type}: {self.name}", op)
 
 
+class RestRequest(_Request):
+    kind: str = Field(
+        max_length=40,
+        pattern=r"^[a-z0-9_]+$",
+        description="one of the system's rests (GET /v1/systems: rests)",
+        examples=["short"],
+    )
+    words: Words | None = Field(None, description="what the character does, for the journal")
+
+    def state_op(self) -> StateOp:
+        return StateOp(
+            "rest", self.words or f"rest: {self.kind}", {"op": "rest", "kind": self.kind}
+        )
+
+
 class MarkRequest(_Request):
     times: int = Field(1, ge=1, le=40, description="marks of progress (or units)")
 

@@ -18,7 +18,7 @@ whether a Death severity will take the hero at the end of the encounter.
                  refuse those actions)
   wound          the attribute scores and the Wounds already taken
   conditions     the conditions held
-  encounter_tn, table, expression: nothing.
+  encounter_tn, table, oracle, expression: nothing.
 
 Readings of the text made by the sheet (the engine's rulings are in system.py):
   - "Might checks are Hard" (and the other wound rows like it) make every check of that attribute
@@ -54,12 +54,13 @@ from rules.catalog import load_tables
 from rules.errors import InvalidParameter, UnknownError
 from rules.models import Frozen, Resolution, StateChange
 from rules.registry import MeterSpec
-from rules.sheets import Choice, GmParam, SheetUpdate, TrackType
+from rules.sheets import Choice, GmParam, RestKind, SheetUpdate, TrackType
 from rules.systems.go_forth import choices as choosing
 from rules.systems.go_forth.attributes import Split, split_attribute
 from rules.systems.go_forth.checks import HEART, HEARTS
 from rules.systems.go_forth.gm import GM_PARAMS, check_gm_params
 from rules.systems.go_forth.momentum import AREAS, MAX_POOL_DICE, Area, Pool, pool_changes
+from rules.systems.go_forth.rest import REST_KINDS, rest_update
 from rules.systems.go_forth.wounds import (
     ATTRIBUTES,
     DEFENSE_ATTRIBUTES,
@@ -314,6 +315,7 @@ FILL = {
     "wound": (("attributes", "existing_wounds"), _wound),
     "conditions": (("current",), _conditions),
     "table": ((), _nothing),
+    "oracle": ((), _nothing),
     "expression": ((), _nothing),
 }
 
@@ -476,6 +478,18 @@ def progress_roll(
 
 class GoForthSheetRules:
     """rules.sheets.SheetRules for Go Forth."""
+
+    rest_kinds: list[RestKind] = REST_KINDS
+
+    def rest(self, sheet: BaseModel, kind: str) -> SheetUpdate:
+        s = as_sheet(sheet)
+        short = None
+        if kind == "short":
+            from rules.registry import resolve_roll  # the system imports this module
+
+            params = roll_params(s, "momentum", {"action": "short_rest"})
+            short = self.apply(s, resolve_roll(SYSTEM_ID, "momentum", params, seed=0))
+        return rest_update(s, kind, short)
 
     model: type[BaseModel] = Sheet
     gm_params: list[GmParam] = GM_PARAMS

@@ -13,6 +13,7 @@ system.
 from __future__ import annotations
 
 from rules.models import Ruling
+from rules.oracle import ORACLE_KIND, oracle_ruling
 from rules.registry import RollKind, build_system
 from rules.systems.go_forth.attributes import SPLIT, AttributesParams, resolve_attributes
 from rules.systems.go_forth.checks import (
@@ -29,6 +30,7 @@ from rules.systems.go_forth.checks import (
     resolve_encounter,
 )
 from rules.systems.go_forth.momentum import MomentumParams, cite, resolve_momentum
+from rules.systems.go_forth.rest import REST_RULINGS
 from rules.systems.go_forth.sheet import METERS, SHEET_RULES
 from rules.systems.go_forth.wounds import (
     ATTRIBUTES,
@@ -216,6 +218,11 @@ TN_ORDER = (
     "when params.difficulty is given, first its TN dice (none for very_easy, 1d4 easy, 1d6 "
     "common, 1d8 challenge, 2d4/2d6/2d8 extreme, 2d12 doom); "
 )
+ORACLE_RULING = oracle_ruling(
+    cite("Encounter Target Numbers (TN)"),
+    "Add your Attribute Modifier to the d20. The GM tells you which attribute applies to the action you're attempting.",
+)
+
 SYSTEM = build_system(
     id="go_forth",
     name="Go Forth",
@@ -225,6 +232,7 @@ SYSTEM = build_system(
     stats=list(ATTRIBUTES),
     meters=METERS,
     roll_kinds=[
+        ORACLE_KIND,
         RollKind(
             id="check",
             summary="Check: d20 + roll_bonus (+ Momentum boosts) vs a TN given or rolled from "
@@ -346,6 +354,6 @@ SYSTEM = build_system(
             examples=[{"current": ["weakened", "trapped"], "add": ["empowered", "protected"]}],
         ),
     ],
-    rulings=RULINGS,
+    rulings=[*RULINGS, *REST_RULINGS, ORACLE_RULING],
     sheet=SHEET_RULES,
 )

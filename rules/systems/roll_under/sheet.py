@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from rules.errors import UnknownError
 from rules.models import Resolution, Ruling, StateChange
 from rules.registry import get_system
-from rules.sheets import Choice, ChoiceOption, GmParam, SheetUpdate, TrackType
+from rules.sheets import Choice, ChoiceOption, GmParam, RestKind, SheetUpdate, TrackType
 from rules.systems.roll_under.character import (
     CONDITIONS,
     ENGINE_NAME,
@@ -45,6 +45,7 @@ from rules.systems.roll_under.character import (
     validate,
 )
 from rules.systems.roll_under.damage import ABILITY_LOSS, ARMOR_MAX, FATIGUE_MAX, SHIELDS
+from rules.systems.roll_under.rest import REST_KINDS, rest
 from rules.systems.roll_under.saves import ABILITIES, SCORE_MAX, cite
 from rules.systems.roll_under.sheet_params import fill
 
@@ -82,8 +83,9 @@ SHEET_RULINGS = [
     Ruling(
         id="sheet_unconscious_out_of_the_fight",
         text=(
-            "An unconscious character attacks with no weapon of its own, attempts no deed and "
-            "rolls no initiative; saves and harm still apply to it."
+            "An unconscious character attacks with no weapon of its own, attempts no deed, rolls "
+            "no initiative, no opposed roll and no save but the Brawn Save that damage to Brawn "
+            "calls for, and neither aids nor interferes; harm still applies to it."
         ),
         quote="Your character adds a **Fatigue** debility to their inventory and is unconscious "
         "and out of the fight until revived.",
@@ -316,6 +318,10 @@ class RollUnderSheetRules:
     model: type[BaseModel] = Sheet
     gm_params: list[GmParam] = GM_PARAMS
     track_types: list[TrackType] = TRACK_TYPES
+    rest_kinds: list[RestKind] = REST_KINDS
+
+    def rest(self, sheet: BaseModel, kind: str) -> SheetUpdate:
+        return rest(own(sheet), kind)
 
     def validate(self, data: dict[str, Any]) -> BaseModel:
         return validate(data)

@@ -108,8 +108,20 @@ def _participants(
     return {**given, key: out}
 
 
+def _save(sheet: Sheet, given: Entry) -> Entry:
+    """Out of the fight, the one save the text still calls for is the Brawn Save that damage to
+    Brawn brings ("After taking damage to Brawn, roll a Brawn Save")."""
+    if given.get("ability") != "brawn":
+        _conscious(sheet, "no save but the Brawn Save after damage to Brawn")
+    return _saver(sheet, given, "", named=False)
+
+
 def _savers(sheet: Sheet, given: Entry) -> Entry:
-    return _participants(sheet, given, "savers", lambda e, w: _saver(sheet, e, w, named=True))
+    def fill(entry: Entry, where: str) -> Entry:
+        _conscious(sheet, "no help or hindrance to another's save")
+        return _saver(sheet, entry, where, named=True)
+
+    return _participants(sheet, given, "savers", fill)
 
 
 def _opposed(sheet: Sheet, given: Entry) -> Entry:
@@ -122,6 +134,7 @@ def _opposed(sheet: Sheet, given: Entry) -> Entry:
     for side in ("actor", "opponent"):
         entry = given.get(side)
         if isinstance(entry, dict) and _is_character(entry):
+            _conscious(sheet, "no opposed roll")
             out[side] = _saver(sheet, entry, f"{side}.", named=True)
         else:
             _not_the_character(sheet, entry, f"{side}.")
@@ -222,7 +235,7 @@ def _ability_damage(sheet: Sheet, given: Entry) -> Entry:
 
 
 _FILL: dict[str, Callable[[Sheet, Entry], Entry]] = {
-    "save": lambda sheet, given: _saver(sheet, given, "", named=False),
+    "save": lambda sheet, given: _save(sheet, given),
     "deed": _deed,
     "opposed": _opposed,
     "aid": _savers,

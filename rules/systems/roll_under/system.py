@@ -12,9 +12,11 @@ holds the rulings and SYSTEM.
 from __future__ import annotations
 
 from rules.models import Ruling
+from rules.oracle import ORACLE_KIND, oracle_ruling
 from rules.registry import RollKind, build_system
 from rules.systems.roll_under import damage as dmg
 from rules.systems.roll_under import saves as sv
+from rules.systems.roll_under.rest import REST_RULINGS
 from rules.systems.roll_under.sheet import SHEET_RULES
 
 SOURCE = sv.SOURCE
@@ -211,6 +213,11 @@ METERS = dmg.METERS
 
 SAVE_DICE = "one d20 (save); with advantage xor disadvantage, a second d20"
 
+ORACLE_RULING = oracle_ruling(
+    cite("Playing the Game"),
+    "The GM will answer your questions and will always respect your freedom of choice.",
+)
+
 SYSTEM = build_system(
     id="roll_under",
     name="Roll Under",
@@ -219,6 +226,7 @@ SYSTEM = build_system(
     stats=sv.ABILITIES,
     meters=METERS,
     roll_kinds=[
+        ORACLE_KIND,
         RollKind(
             id="save",
             summary="Ability Save: d20 strictly under the score succeeds; 1 succeeds, 20 fails.",
@@ -336,6 +344,6 @@ SYSTEM = build_system(
             examples=[{"ability": "intellect", "score": 8, "damage": 3}],
         ),
     ],
-    rulings=RULINGS,
+    rulings=[*RULINGS, *REST_RULINGS, ORACLE_RULING],
     sheet=SHEET_RULES,
 )

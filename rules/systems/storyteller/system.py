@@ -13,7 +13,8 @@ from pydantic import Field
 
 from rules.dice import DiceSource
 from rules.errors import InvalidParameter
-from rules.models import Resolution, StateChange
+from rules.models import Citation, Resolution, StateChange
+from rules.oracle import ORACLE_KIND, oracle_ruling
 from rules.registry import RollKind, build_system
 from rules.systems.storyteller.contest import (
     ExtendedResistedParams,
@@ -176,6 +177,11 @@ def resolve_extended(params: ExtendedParams, source: DiceSource) -> Resolution:
     )
 
 
+ORACLE_RULING = oracle_ruling(
+    Citation(source=SOURCE, heading="Summary"),
+    "The storyteller announces the difficulty and the players roll their dice pools.",
+)
+
 SYSTEM = build_system(
     id=SYSTEM_ID,
     name="Storyteller",
@@ -187,6 +193,7 @@ SYSTEM = build_system(
     stats=[],
     meters=METERS,
     roll_kinds=[
+        ORACLE_KIND,
         RollKind(
             id="simple",
             summary="Simple action: roll the pool against the difficulty (automatic success possible).",
@@ -271,6 +278,6 @@ SYSTEM = build_system(
             ],
         ),
     ],
-    rulings=RULINGS,
+    rulings=[*RULINGS, ORACLE_RULING],
     sheet=SHEET_RULES,
 )

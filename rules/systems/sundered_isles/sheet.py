@@ -219,6 +219,7 @@ class Sheet(Frozen):
         ge=0,
         le=ADDS_MAX,
         description="+N held for your next move (not a progress move), e.g. Secure an Advantage",
+        json_schema_extra={"set_in_play": True},  # not asked when a character is made
     )
     position: Position | None = Field(
         None, description="in a fight: in control or in a bad spot (null: not in a fight yet)"

@@ -41,7 +41,6 @@ USER = {"role": "user", "content": "What is momentum?"}
 
 CASES = [
     ("/v1/oracle", {**ORACLE, "system": "starforged"}, 422, "system"),
-    ("/v1/oracle", {**ORACLE, "system": "go_forth"}, 422, "system"),
     ("/v1/oracle", {**ORACLE, "odds": "certain"}, 422, "odds"),
     ("/v1/oracle", {**ORACLE, "question": ""}, 422, "question"),
     ("/v1/oracle", {**ORACLE, "question": "   "}, 422, "question"),
@@ -75,11 +74,3 @@ def test_bad_input_is_a_clear_error_naming_the_field(
     error = r.json()["error"]
     assert error["field"] == field, error
     assert error["message"]
-
-
-def test_a_system_without_an_oracle_says_what_its_text_offers(client: TestClient) -> None:
-    r = client.post("/v1/oracle", json={**ORACLE, "system": "roll_under"})
-    # roll_under.md: "The GM will answer your questions and will always respect your freedom
-    # of choice."
-    assert "no yes/no oracle" in r.json()["error"]["message"]
-    assert "save" in r.json()["error"]["message"]

@@ -63,3 +63,39 @@ def test_hearts_is_for_a_go_forth_heart_track(client: TestClient) -> None:
         json={"type": "extended_action", "name": "Door", "target": 3, "hearts": 2},
     )
     assert r.status_code == 422 and r.json()["error"]["field"] == "hearts"
+
+
+RU_SHEET = {"name": "Ash", "abilities": {"brawn": 12, "finesse": 14, "intellect": 9}, "hp": 6}
+
+
+def test_a_roll_under_rest_restores_all_lost_hp_and_undo_takes_it_back(client: TestClient) -> None:
+    # roll_under.md: "Resting for a few moments after an encounter restores all lost HP."
+    sid = create(client, "roll_under", RU_SHEET)["id"]
+    hurt = turn(client, sid, words="The orc hits me", kind="harm", params={"damage": 4})
+    assert state(client, sid)["sheet"]["hp"] == 2, hurt
+    rested = client.post(f"/v1/sessions/{sid}/rest", json={"kind": "short"})
+    assert rested.status_code == 200, rested.text
+    assert rested.json()["kind"] == "rest" and state(client, sid)["sheet"]["hp"] == 6
+    assert client.post(f"/v1/sessions/{sid}/undo").status_code == 200
+    assert state(client, sid)["sheet"]["hp"] == 2
+    client.post(f"/v1/sessions/{sid}/rest", json={"kind": "short"})
+    assert client.post(f"/v1/sessions/{sid}/replay").json()["ok"] is True
+
+
+def test_a_rest_the_text_does_not_give_is_a_422_naming_kind(client: TestClient) -> None:
+    sid = create(client, "roll_under", RU_SHEET)["id"]
+    r = client.post(f"/v1/sessions/{sid}/rest", json={"kind": "nap"})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "kind"
+    assert "short" in r.json()["error"]["message"]
+
+
+def test_a_go_forth_long_rest_removes_a_shallow_wound(client: TestClient) -> None:
+    # go_forth.txt: "Long Rest / 24 hours of uninterrupted downtime. / Remove a Shallow Wound"
+    wounds = [{"severity": "shallow", "defense": "body", "roll": 3},
+              {"severity": "vicious", "defense": "mind", "roll": 2, "sessions": 1}]  # fmt: skip
+    sid = create(client, "go_forth", {**SHEETS["go_forth"], "wounds": wounds})["id"]
+    client.post(f"/v1/sessions/{sid}/rest", json={"kind": "long"})
+    assert [w["severity"] for w in state(client, sid)["sheet"]["wounds"]] == ["vicious"]
+    # "Vicious Wound (d4 sessions)": the session's end counts it down
+    client.post(f"/v1/sessions/{sid}/rest", json={"kind": "session_end"})
+    assert state(client, sid)["sheet"]["wounds"] == []

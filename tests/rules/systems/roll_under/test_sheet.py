@@ -67,6 +67,7 @@ GIVEN: dict[str, dict[str, Any]] = {
     "harm": {"damage": 7},
     "ability_damage": {"ability": "intellect", "damage": 3},
     "expression": {"expression": "2d6+1"},
+    "oracle": {"odds": "likely"},
 }
 ATTACKED = {"weapons": [{"die": 8}], "targets": [{}]}
 # More rolls of a session, for the invariants: the character under attack, in a blast, with allies.

@@ -74,6 +74,7 @@ GIVEN: dict[str, dict[str, Any]] = {
         ]
     },
     "table": {"table": "degree_of_success"},
+    "oracle": {"odds": "likely"},
     "expression": {"expression": "2d10"},
 }
 # Where each kind's pools end up: (path of the pool in the params, dice expected from MARI).
@@ -89,6 +90,7 @@ POOLS: dict[str, list[tuple[tuple[Any, ...], int]]] = {
         (("actions", 2, "pool"), 4),
     ],
     "table": [],
+    "oracle": [],
     "expression": [],
 }
 
@@ -188,7 +190,7 @@ def test_roll_params_fills_the_pool_from_the_sheet(kind: str) -> None:
     kind_model.model_validate(params)
     resolution = resolve_roll(SYSTEM, kind, params, seed=7)
     assert resolution.kind == kind
-    if kind in ("table", "expression"):
+    if kind in ("table", "oracle", "expression"):
         assert params == GIVEN[kind]
 
 
