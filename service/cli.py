@@ -13,7 +13,10 @@ import typer
 from typer.core import TyperGroup
 
 from rules.errors import RulesError
+from rules.models import Resolution
 from rules.registry import resolve_roll
+from service.narrator import facts
+from service.sessions.journal import change_words
 from service.settings import get_settings
 from service.terminal import play
 
@@ -88,8 +91,11 @@ def roll(
     ] = None,
     dice: Annotated[str | None, typer.Option(help="dice rolled by hand, e.g. 6,3,9")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for a reproducible roll")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the whole resolution as JSON")
+    ] = False,
 ) -> None:
-    """Resolve one roll and print the resolution as JSON."""
+    """Resolve one roll and print a one-line summary (the whole resolution with --json)."""
     try:
         given = [int(d) for d in dice.split(",")] if dice else None
     except ValueError:
@@ -101,7 +107,29 @@ def roll(
     except RulesError as exc:
         typer.echo(f"error ({exc.field}): {exc.message}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(resolution.model_dump_json(indent=2))
+    typer.echo(resolution.model_dump_json(indent=2) if as_json else roll_line(resolution))
+
+
+def roll_line(resolution: Resolution) -> str:
+    """A roll in one line: what was rolled, the dice, the outcome, the seed to replay it.
+    ``Action roll: dice 5 | 3 8 (action 7) -> weak hit: you succeed, but at a cost [seed 42]``"""
+    dice = " ".join(
+        f"{d.value}{'' if d.kept and not d.cancelled else '*'}" for d in resolution.dice
+    )
+    shown = {k: v for k, v in resolution.scores.items() if k in _SCORES_SHOWN}
+    scores = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in shown.items())
+    line = f"{facts.title(resolution)[:1].upper()}{facts.title(resolution)[1:]}: dice {dice}"
+    line += f" ({scores})" if scores else ""
+    line += f" -> {facts.outcome_words(resolution)}"
+    line += " (match)" if resolution.match else ""
+    changes = "; ".join(change_words(c.model_dump()) for c in resolution.changes)
+    line += f"; {changes}" if changes else ""
+    return line + (f" [seed {resolution.seed}]" if resolution.seed is not None else "")
+
+
+# The scores a one-line summary shows: the totals a player compares, not every part of them.
+_SCORES_SHOWN = ("action_score", "progress_score", "total", "tn", "net", "difficulty", "score",
+                 "threshold", "effort")  # fmt: skip
 
 
 @app.command()
@@ -296,6 +324,42 @@ def db_upgrade() -> None:
         typer.echo(f"error: {where}: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"{where}: at revision {revision}")
+
+
+@app.command("sessions")
+def list_sessions(
+    key: Annotated[
+        str | None, typer.Option(help="your API key, when FATEWEAVER_API_KEYS is set")
+    ] = None,
+) -> None:
+    """List your sessions, the most recent first: id, system, character, turns, last change."""
+    from service.sessions import store
+    from service.sessions.db import Database, transaction
+    from service.terminal import owner_for
+
+    settings = get_settings()
+    database = Database(settings)
+    try:
+        database.upgrade()
+        with transaction(database, write=False) as db:
+            rows = store.list_sessions(db, owner_for(settings, key))
+            lines = [session_line(row) for row in rows]
+    except RulesError as exc:
+        typer.echo(f"error ({exc.field}): {exc.message}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        database.close()
+    typer.echo("\n".join(lines) if lines else "no sessions yet: start one with fateweaver play")
+
+
+def session_line(row: Any) -> str:
+    character = (row.state.get("sheet") or {}).get("name") or "-"
+    when = row.updated_at.strftime("%Y-%m-%d %H:%M")
+    ended = "" if row.status == "active" else f" ({row.status})"
+    return (
+        f"{row.id}  {row.system:14s} {character[:24]:24s} {row.name[:40]!r:42s} "
+        f"{row.turn_count:4d} turns  {when}{ended}"
+    )
 
 
 # -- play: a session in the terminal (service/terminal.py) ------------------------------------

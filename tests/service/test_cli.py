@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from rules.registry import resolve_roll
+from service.app import create_app
 from service.cli import app
+from service.settings import get_settings
 
 runner = CliRunner()
 
@@ -25,6 +30,7 @@ def test_roll_with_seed_matches_the_engine() -> None:
             "stat_value=2",
             "--seed",
             "42",
+            "--json",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -48,10 +54,51 @@ def test_roll_with_given_dice() -> None:
             "stressful=true",
             "--dice",
             "10,6,1",
+            "--json",
         ],
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["scores"]["net"] == 1
+
+
+def test_roll_prints_one_line_a_person_reads() -> None:
+    # Issue 14: `fateweaver roll` printed 40 lines of JSON; --json still does.
+    args = ["roll", "sundered_isles", "move", "-p", "move=face_danger", "-p", "stat=edge",
+            "-p", "stat_value=2", "--dice", "1,9,9"]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("\n") == 1
+    line = result.output.strip()
+    # "On a miss, you fail..." and 9, 9 is a match
+    assert line.startswith("Face Danger: dice 1 9 9 (action score 3) -> miss") and "(match)" in line
+    seeded = runner.invoke(app, ["roll", "roll_under", "expression", "-p", "expression=2d6",
+                                 "--seed", "3"]).output  # fmt: skip
+    assert seeded.strip().endswith("[seed 3]")
+
+
+def test_sessions_lists_the_owners_sessions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FATEWEAVER_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("FATEWEAVER_API_KEYS", raising=False)
+    get_settings.cache_clear()
+    try:
+        assert "no sessions yet" in runner.invoke(app, ["sessions"]).output
+        sheet = {
+            "name": "Kell",
+            "stats": {"edge": 2, "heart": 2, "iron": 3, "shadow": 1, "wits": 1},
+        }
+        with TestClient(create_app()) as client:
+            body = {"system": "sundered_isles", "name": "The drowned lighthouse", "sheet": sheet}
+            sid = client.post("/v1/sessions", json=body).json()["id"]
+        listed = runner.invoke(app, ["sessions"])
+        assert listed.exit_code == 0, listed.output
+        assert (
+            sid in listed.output and "Kell" in listed.output and "sundered_isles" in listed.output
+        )
+    finally:
+        get_settings.cache_clear()
 
 
 def test_roll_error_names_the_field() -> None:
