@@ -68,6 +68,9 @@ class TrackType(Frozen):
         "progress is counted in other units (then `units` and `target` apply)",
     )
     target: int | None = Field(None, description="units needed, for a counted track")
+    hearts: bool = Field(
+        False, description="the track counts a target's Hearts (Go Forth): open it with `hearts`"
+    )
     citation: Citation
 
 
@@ -134,6 +137,12 @@ def track_rank(spec: TrackType, rank: str | None) -> str | None:
     if rank not in spec.ranks:
         raise UnknownError("rank", str(rank), list(spec.ranks), field="rank")
     return rank
+
+
+def track_hearts(spec: TrackType, hearts: int | None) -> None:
+    """``hearts`` is for a track that counts a target's Hearts (Go Forth)."""
+    if hearts is not None and not spec.hearts:
+        raise InvalidParameter(f"hearts is for a heart track, not a {spec.name} track", "hearts")
 
 
 def track_target(spec: TrackType, target: int | None) -> int | None:

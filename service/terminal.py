@@ -21,13 +21,15 @@ import json
 import random
 import re
 import shlex
-from collections.abc import Callable, Collection, Iterable, Mapping
+import signal
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.panel import Panel
@@ -78,6 +80,9 @@ HELP = [
 
 
 # --- parsing ------------------------------------------------------------------------------------
+
+
+EXPORT_FORMATS = ("markdown", "iron_vault")
 
 
 class ParseError(ValueError):
@@ -460,13 +465,54 @@ def _int_or_none(value: Any) -> int | None:
     return value if type(value) is int else None
 
 
-def _ask_int(read: Read, label: str, default: int | None) -> int:
+def _ask_int(
+    read: Read,
+    label: str,
+    default: int | None,
+    bounds: tuple[int | None, int | None] = (None, None),
+) -> int:
+    """A whole number within the field's bounds; a wrong answer is asked again saying why."""
+    wrong = ""
+    low, high = bounds
     while True:
-        answer = read(label + (f" [{default}]" if default is not None else "") + ": ").strip()
+        shown = f" [{default}]" if default is not None else ""
+        answer = read(f"{wrong}{label}{shown}: ").strip()
         if not answer and default is not None:
             return default
-        with contextlib.suppress(ValueError):
-            return int(answer)
+        try:
+            value = int(answer)
+        except ValueError:
+            wrong = f"{answer!r} is not a whole number. " if answer else "a number, please. "
+            continue
+        if (low is not None and value < low) or (high is not None and value > high):
+            wrong = f"{value} is not within {low}..{high}. "
+            continue
+        return value
+
+
+def _bounds(info: FieldInfo | None) -> tuple[int | None, int | None]:
+    """The ``ge``/``le`` a field states (its ``gt``/``lt`` made inclusive)."""
+    low = high = None
+    for rule in info.metadata if info is not None else []:
+        low = getattr(rule, "ge", None) if getattr(rule, "ge", None) is not None else low
+        high = getattr(rule, "le", None) if getattr(rule, "le", None) is not None else high
+        if getattr(rule, "gt", None) is not None:
+            low = rule.gt + 1
+        if getattr(rule, "lt", None) is not None:
+            high = rule.lt - 1
+    return low, high
+
+
+def _ask_key(read: Read, field: str, key: str, defaults: Any, annotation: Any) -> int:
+    default = _int_or_none(defaults.get(key))
+    return _ask_int(read, f"{field} {key}", default, _key_bounds(annotation, key))
+
+
+def _key_bounds(annotation: Any, key: str) -> tuple[int | None, int | None]:
+    """The bounds of one stat of a stats model (Sundered Isles' edge is 0..5)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _bounds(annotation.model_fields.get(key))
+    return None, None
 
 
 def _stat_keys(system: GameSystem, annotation: Any, default: Any) -> list[str]:
@@ -498,11 +544,12 @@ def ask_sheet(system: GameSystem, name: str, read: Read) -> dict[str, Any]:
         if keys := _stat_keys(system, info.annotation, default):
             defaults = same or default or {}
             sheet[field] = {
-                key: _ask_int(read, f"{field} {key}", _int_or_none(defaults.get(key)))
-                for key in keys
+                key: _ask_key(read, field, key, defaults, info.annotation) for key in keys
             }
         elif info.annotation is int:
-            sheet[field] = _ask_int(read, field, same if default is None else default)
+            sheet[field] = _ask_int(
+                read, field, same if default is None else default, _bounds(info)
+            )
         elif isinstance(default, dict):
             answer = read(f"{field} as name=value pairs (e.g. strength=3 brawl=2) [none]: ")
             params, _, rest = split_params(tokens(answer))
@@ -570,6 +617,10 @@ class Play:
         return asyncio.run(self.loop())
 
     async def loop(self) -> int:
+        # asyncio.run turns the first Ctrl-C into a cancellation of this task, which a prompt
+        # blocked in input() never sees: the player pressed it and nothing happened. Ctrl-C
+        # interrupts the prompt as a terminal program's does (play() says goodbye).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         info = self.session()
         narrator = f"narrator {self.model.name}" if self.model else "offline narrator"
         self.console.print(f"{info['name']} · {self.system.name} · {narrator}", style="bold")
@@ -646,11 +697,26 @@ class Play:
         from service.sessions import turns
         from service.sessions.turn_models import TurnRequest
 
-        request = TurnRequest(**fields)
-        committed = await turns.take_turn(
-            self.database, self.owner, self.session_id, request, self.model
-        )
+        with self.dice_spent_or_dropped():
+            request = TurnRequest(**fields)
+            committed = await turns.take_turn(
+                self.database, self.owner, self.session_id, request, self.model
+            )
         await self.after(committed)
+
+    @contextlib.contextmanager
+    def dice_spent_or_dropped(self) -> Iterator[None]:
+        """Dice given by hand (/dice) are for one roll: a roll that failed does not keep them
+        queued for every later one (the player hears so, and gives them again)."""
+        try:
+            yield
+        except Exception:
+            if self.dice is not None:
+                self.dice = None
+                self.console.print(
+                    "the dice you gave were not used: /dice them again", style="yellow"
+                )
+            raise
 
     async def proposed(self, turn: TurnOut) -> None:
         from service.sessions import turns
@@ -665,10 +731,11 @@ class Play:
         fields: dict[str, Any] = {}
         if answer == "o":
             fields = parse_override(self.read("override (e.g. move=strike stat=iron): "))
-        request = AcceptRequest(**fields, **self.source(fields))
-        committed = turns.accept(
-            self.database, self.owner, self.session_id, turn.number, request, model=self.model
-        )
+        with self.dice_spent_or_dropped():
+            request = AcceptRequest(**fields, **self.source(fields))
+            committed = turns.accept(
+                self.database, self.owner, self.session_id, turn.number, request, model=self.model
+            )
         await self.after(committed)
 
     async def choose(self, turn: TurnOut) -> None:
@@ -870,15 +937,22 @@ class Play:
         from service.sessions.db import transaction
         from service.sessions.journal import export_markdown
 
-        fmt = command.args[0] if command.args else "markdown"
+        args = list(command.args)
+        fmt = args.pop(0) if args and args[0] in EXPORT_FORMATS else "markdown"
+        if len(args) > 1:
+            raise ParseError("/export [markdown|iron_vault] [FILE]", "export")
         with transaction(self.database, write=False) as db:
             row = store.get_session(db, self.owner, self.session_id)
             text = export_markdown(row, list(store.list_turns(db, row)), fmt)
-        if len(command.args) > 1:
-            Path(command.args[1]).expanduser().write_text(text, encoding="utf-8")
-            self.console.print(f"wrote the journal ({fmt}) to {command.args[1]}")
-        else:
+        if not args:
             self.console.print(text, markup=False, highlight=False)
+            return
+        path = Path(args[0]).expanduser()
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ParseError(f"could not write {args[0]}: {exc.strerror or exc}", "file") from None
+        self.console.print(f"wrote the journal ({fmt}) to {path}")
 
     async def do_sheet(self, command: Command) -> None:
         self.console.print_json(data=self.session()["state"]["sheet"])

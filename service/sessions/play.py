@@ -177,8 +177,10 @@ def track_for_marks(state: State, track_type: str, move_name: str) -> str:
             "track",
         )
     listed = ", ".join(f"{t['id']} ({t['name']})" for t in tracks)
-    raise InvalidParameter(
-        f"{move_name} marks progress on a {track_type} track: name which in `track`: {listed}",
+    raise SessionError(
+        409,
+        f"{move_name} marks progress on a {track_type} track and this session has "
+        f"{len(tracks)} open: name which in `track`: {listed}",
         "track",
     )
 
@@ -271,10 +273,6 @@ def _is_progress_roll(system: GameSystem, resolution: Resolution) -> bool:
     return system.move(move).roll in ("progress", "conclusion")
 
 
-def _has_hearts(system: GameSystem, track_type: str) -> bool:
-    return system.id == "go_forth" and track_type == "heart"
-
-
 def _overcome_hearts(state: State, track_id: str, change: StateChange) -> StateChange:
     """Hearts overcome on the target: its Hearts left go down (the count on the next restarts,
     by the effort change that comes with it)."""
@@ -363,8 +361,7 @@ def open_track(
     rank = sheets.track_rank(spec, rank)
     target = sheets.track_target(spec, target)
     counted = not spec.ranks
-    if hearts is not None and not _has_hearts(system, track_type):
-        raise InvalidParameter("hearts is for a Go Forth heart track", "hearts")
+    sheets.track_hearts(spec, hearts)
     new = copy.deepcopy(state)
     track_id = _next_id("t", new["tracks"])
     new["tracks"][track_id] = {
@@ -378,7 +375,7 @@ def open_track(
         "target": target,
         "status": "open",
     }
-    if _has_hearts(system, track_type):
+    if spec.hearts:
         # Go Forth: "Each Heart = 10 Effort"; the session keeps how many the target has left
         new["tracks"][track_id] |= {"hearts": hearts or 1, "overcome": 0}
     change = StateChange(target=f"tracks.{track_id}", set_to=0, note=f"opened: {name}")

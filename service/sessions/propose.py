@@ -57,6 +57,15 @@ def move_ranking(system: GameSystem, words: str) -> list[tuple[str, float]]:
     """Action moves by how well the words fit: our cue words first, then the trigger's words
     (BM25); the cues' default move (Face Danger: "When you attempt something risky...") when
     nothing matches. Embedding the words against the triggers was tried and measured worse."""
+    scored = _fits(system, words)
+    cues = load_move_cues(system.id)
+    if cues is not None and (not scored or scored[0][1] < 1.0):
+        scored.insert(0, (cues.default, 1.0))
+    return scored
+
+
+def _fits(system: GameSystem, words: str) -> list[tuple[str, float]]:
+    """Action moves by fit, best first: 1 a cue word matched, a fraction the trigger's words."""
     cues = load_move_cues(system.id)
     keyword = _move_index(system.id).scores(words)
     scored = []
@@ -66,9 +75,27 @@ def move_ranking(system: GameSystem, words: str) -> list[tuple[str, float]]:
         hits = _cue_hits(words, cues.moves.get(move.id, [])) if cues else 0
         scored.append((move.id, hits + 0.1 * float(keyword[i] if len(keyword) else 0.0)))
     scored.sort(key=lambda pair: -pair[1])
-    if cues is not None and (not scored or scored[0][1] < 1.0):
-        scored.insert(0, (cues.default, 1.0))
     return scored
+
+
+_QUESTION_START = ("is ", "are ", "was ", "were ", "do ", "does ", "did ", "will ", "would ",
+                   "can ", "could ", "should ", "has ", "have ", "may ", "might ")  # fmt: skip
+
+
+def asks_a_question(words: str) -> bool:
+    """Words that put a yes/no question ("Is the harbour guarded?"), not an action."""
+    said = " ".join(words.lower().split())
+    return said.endswith("?") or said.startswith(_QUESTION_START)
+
+
+def _oracle_proposal(system: GameSystem) -> Proposal:
+    why = ("your words ask a question: ask the oracle (50/50 here; change the odds: "
+           "small_chance, unlikely, likely, almost_certain)")  # fmt: skip
+    oracle_move = next((m for m in system.moves if m.roll == "oracle"), None)
+    if oracle_move is not None:
+        params = {"move": oracle_move.id, "odds": "50_50"}
+        return Proposal(move=oracle_move.id, kind="move", params=params, why=why)
+    return Proposal(kind="oracle", params={"odds": "50_50"}, why=why)
 
 
 def _stat_for(system: GameSystem, move_id: str, words: str) -> str | None:
@@ -137,12 +164,20 @@ def _default_kind(system: GameSystem) -> str:
 
 
 def offline_proposal(system: GameSystem, words: str, state: play.State | None = None) -> Proposal:
+    if asks_a_question(words) and "oracle" in system.roll_kinds:
+        return _oracle_proposal(system)
     if system.moves:
+        fits = _fits(system, words)
         move = system.move(move_ranking(system, words)[0][0])
         params: dict[str, Any] = {"move": move.id}
         if stat := _stat_for(system, move.id, words):
             params["stat"] = stat
-        why = f"your words fit its trigger: {move.trigger}"
+        if fits and fits[0][1] >= 1.0:
+            why = f"your words fit its trigger: {move.trigger}"
+        else:
+            why = (f"nothing in your words matched a move; {move.name} is the move for a risky "
+                   f"action ({move.trigger}) - name another move if it fits better, or ask a "
+                   "question to ask the oracle")  # fmt: skip
         return Proposal(move=move.id, kind="move", params=params, why=why)
     kind = _default_kind(system)
     return Proposal(

@@ -20,10 +20,12 @@ import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import schemathesis
 from fastapi import FastAPI, Request, Response
 from hypothesis import HealthCheck, settings
+from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
@@ -133,11 +135,24 @@ def test_stateful_scenarios_keep_the_contract() -> None:
                 recorder=getattr(self, "recorder", None),
             )
 
-    Workflow.run(
-        settings=settings(
-            max_examples=STATEFUL_EXAMPLES,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            stateful_step_count=6,
-        )
-    )
+    # The app is one, its database shared by every scenario, and Hypothesis replays a
+    # scenario's prefix expecting the same answers: a list of sessions that grew meanwhile
+    # draws differently and Hypothesis stops with FlakyStrategyDefinition (seen before this
+    # change too: 3 runs in 5 at 40 examples). That is no answer breaking the contract (a
+    # broken check fails as itself), so a scenario set that hits it is run again, twice at most.
+    # One seed for every roll given none keeps what the app can make deterministic so.
+    for attempt in range(3):
+        try:
+            with patch("rules.registry.secrets.randbits", return_value=424242):
+                Workflow.run(
+                    settings=settings(
+                        max_examples=STATEFUL_EXAMPLES,
+                        deadline=None,
+                        suppress_health_check=list(HealthCheck),
+                        stateful_step_count=6,
+                    )
+                )
+            return
+        except FlakyStrategyDefinition:
+            if attempt == 2:
+                raise

@@ -578,3 +578,61 @@ def test_play_sundered_isles_in_a_terminal_then_resume(tmp_path: Path) -> None:
         assert finish(child, "/quit") == session_id
     finally:
         child.close(force=True)
+
+
+# --- issue 14: what a newcomer met in 40 turns ----------------------------------------------------
+
+
+def test_dice_that_failed_a_roll_are_not_kept_for_the_next(database: Database) -> None:
+    sid = new_session(database, "sundered_isles", SUNDERED)
+    shown = play(database, sid, ["/dice 3", "/move face_danger stat=iron I leap",
+                                 "/roll oracle odds=likely Is the ship there?"])  # fmt: skip
+    assert "error (dice" in shown and "the dice you gave were not used" in shown
+    assert "[d100 3]" not in shown and "oracle roll" in shown.lower()  # rolled by the seed
+
+
+def test_export_to_a_file_and_a_path_that_cannot_be_written(
+    database: Database, tmp_path: Path
+) -> None:
+    sid = new_session(database, "sundered_isles", SUNDERED)
+    out = tmp_path / "journal.md"
+    vault = tmp_path / "vault.md"
+    shown = play(database, sid, ["/roll oracle odds=likely dice=30 Is the ship there?",
+                                 f"/export {out}", f"/export iron_vault {vault}",
+                                 f"/export {tmp_path}/no/such/folder/x.md"])  # fmt: skip
+    assert out.read_text().startswith("# ") and "```iron-vault-mechanics" in vault.read_text()
+    assert "wrote the journal (markdown) to" in shown
+    assert "error (file): could not write" in shown and "Traceback" not in shown
+
+
+def test_a_sheet_field_out_of_range_is_asked_again_saying_why() -> None:
+    # Sundered Isles stats are 0..5 in the engine: a 9 is refused at once, not at the end.
+    read = scripted(["9", "2", "2", "3", "1", "x", "1", "", "", "", "", ""])
+    sheet = ask_sheet(get_system("sundered_isles"), "Kay", read)
+    assert sheet["stats"]["edge"] == 2
+    assert "9 is not within 0..5. stats edge: " in read.asked
+    assert "'x' is not a whole number. stats wits: " in read.asked
+
+
+def test_words_no_move_fits_say_so_and_a_question_asks_the_oracle(database: Database) -> None:
+    from service.sessions.propose import offline_proposal
+
+    system = get_system("sundered_isles")
+    nothing = offline_proposal(system, "I hum a little tune")
+    assert nothing.move == "face_danger" and nothing.why.startswith("nothing in your words")
+    question = offline_proposal(system, "Is the harbour guarded?")
+    assert question.move == "ask_the_oracle" and "ask the oracle" in question.why
+    assert offline_proposal(get_system("go_forth"), "Is the door locked?").kind == "oracle"
+
+
+def test_the_first_ctrl_c_leaves(tmp_path: Path) -> None:
+    # Issue 14: the first Ctrl-C at the prompt was swallowed (asyncio.run's handler cancelled
+    # a task the blocked prompt never returned to).
+    child = spawn(tmp_path, "--system", "sundered_isles", "--sheet", json.dumps(SUNDERED))
+    try:
+        child.expect_exact(PROMPT)
+        child.sendintr()
+        child.expect_exact("Bye. Resume with: fateweaver play ", timeout=10)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

@@ -448,6 +448,7 @@ TRACK_TYPES = [
         id="heart",
         name="Heart (10 Effort; the target's Hearts remaining are params.hearts)",
         target=HEART,
+        hearts=True,
         citation=HEARTS,
     )
 ]

@@ -118,7 +118,7 @@ def test_strike_marks_its_own_track(client: TestClient) -> None:
     assert state["tracks"]["t1"]["ticks"] == 8  # formidable: a box a mark, twice
     assert state["sheet"]["position"] == "in_control"  # "You dominate your foe and stay in control"
     play.post("/tracks", {"type": "combat", "name": "The second mate", "rank": "dangerous"})
-    which = play.post("/turns", strike, 422)
+    which = play.post("/turns", strike, 409)
     assert which["error"]["field"] == "track" and "t1 (The bosun)" in which["error"]["message"]
     play.post("/turns", {**strike, "track": "t2"})
     assert play.state()["tracks"]["t2"]["ticks"] == 16
