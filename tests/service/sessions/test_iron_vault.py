@@ -20,17 +20,21 @@ NODES: dict[str, tuple[int, set[str], set[str]]] = {
     "add": (2, {"amount", "from"}, set()),
     "roll": (6, {"stat-name", "action", "stat", "adds", "score", "vs1", "vs2"},
              {"action", "stat", "vs1", "vs2"}),
-    "progress-roll": (3, {"score", "vs1", "vs2"}, {"score", "vs1", "vs2"}),
+    # Iron Vault writes progress-roll with the track's name (without it, it renders "undefined")
+    "progress-roll": (4, {"name", "score", "vs1", "vs2"}, {"name", "score", "vs1", "vs2"}),
     "reroll": (0, {"action", "vs1", "vs2"}, set()),
     "meter": (3, {"name", "from", "to"}, {"from", "to"}),
     "burn": (2, {"from", "to"}, {"from", "to"}),
-    "progress": (1, {"name", "from", "from-boxes", "from-ticks", "rank", "steps"}, set()),
-    "track": (1, {"name", "status", "from", "from-boxes", "from-ticks", "to", "to-boxes",
-                  "to-ticks"}, set()),
+    # "(not BOA)": a track's name is a property, never an argument
+    "progress": (0, {"name", "from", "from-boxes", "from-ticks", "rank", "steps"}, {"name"}),
+    "track": (0, {"name", "status", "from", "from-boxes", "from-ticks", "to", "to-boxes",
+                  "to-ticks"}, {"name"}),
     "xp": (2, {"from", "to"}, {"from", "to"}),
     "clock": (1, {"name", "status", "from", "to", "out-of"}, set()),
     "oracle": (3, {"name", "roll", "result"}, {"roll", "result"}),
     "impact": (2, {"name", "marked"}, set()),
+    "position": (2, {"from", "to"}, set()),
+    "initiative": (2, {"from", "to"}, set()),
 }  # fmt: skip
 STATUSES = {"track": {"added", "completed", "removed", "reopened"}, "clock": {"added", "removed"}}
 BLOCK = re.compile(r"```iron-vault-mechanics\n(.*?)```", re.DOTALL)

@@ -86,7 +86,8 @@ def test_a_sundered_isles_session(client: TestClient) -> None:
     assert undone["number"] == table["number"] and undone["status"] == "undone"
     assert play.post("/replay") == {"ok": True, "turns": 7, "mismatches": []}
     text = client.get(f"/v1/sessions/{play.sid}/export", params={"format": "iron_vault"}).text
-    assert "```iron-vault-mechanics" in text and 'move "Strike"' in text
+    assert "```iron-vault-mechanics" in text
+    assert 'move "[Strike](datasworn:move:starforged/combat/strike)"' in text
 
 
 def test_an_elegy_session(client: TestClient) -> None:
