@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from rules.errors import InvalidParameter, UnknownError
+from rules.errors import InvalidParameter, RulesError, UnknownError
 from rules.models import Citation, Frozen, Resolution, StateChange
 
 
@@ -244,3 +244,82 @@ def rest(rules: SheetRules, sheet: BaseModel, kind: str) -> SheetUpdate:
         raise UnknownError("rest", kind, known, field="kind")
     update: SheetUpdate = rules.rest(sheet, kind)  # type: ignore[attr-defined]
     return update
+
+
+# --- editing a sheet by hand --------------------------------------------------------------------
+
+
+class SheetEdit(Frozen):
+    """One change a player makes by hand, as Iron Vault allows: take or suffer on a meter, mark
+    or clear an impact, spend or gain experience. ``field`` is the sheet's field, dotted into a
+    nested one (``health``, ``meters.blood``, ``abilities.brawn``, ``impacts``)."""
+
+    field: str = Field(
+        min_length=1, max_length=80, pattern=r"^[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$",
+        examples=["health"],
+    )  # fmt: skip
+    delta: int | None = Field(None, ge=-100, le=100, description="add this (a number field)")
+    set_to: int | None = Field(None, ge=-100, le=1000, description="or set it (a number field)")
+    add: str | None = Field(None, max_length=80, description="or add this to a list (an impact)")
+    remove: str | None = Field(None, max_length=80, description="or take this from a list")
+
+
+def edit_sheet(rules: SheetRules, sheet: BaseModel, edits: list[SheetEdit]) -> SheetUpdate:
+    """The sheet with the player's edits, each within its field's range (a meter taken past
+    its top stops there, as the rules do); a field the sheet lacks, or a value its rules refuse,
+    is an InvalidParameter naming ``edits[i]``."""
+    data = sheet.model_dump(mode="json")
+    applied: list[StateChange] = []
+    for i, edit in enumerate(edits):
+        where = f"edits[{i}]"
+        given = [v for v in (edit.delta, edit.set_to, edit.add, edit.remove) if v is not None]
+        if len(given) != 1:
+            raise InvalidParameter("give one of delta, set_to, add or remove", where)
+        *path, leaf = edit.field.split(".")
+        holder: Any = data
+        for part in path:
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        if not isinstance(holder, dict) or leaf not in holder:
+            raise InvalidParameter(f"the sheet has no field {edit.field!r}", f"{where}.field")
+        old = holder[leaf]
+        if edit.add is not None or edit.remove is not None:
+            if not isinstance(old, list):
+                raise InvalidParameter(f"{edit.field} is not a list", f"{where}.field")
+            item = edit.add if edit.add is not None else edit.remove
+            if (item in old) == (edit.add is not None):
+                continue  # marked already, or not marked: nothing to do
+            holder[leaf] = [*old, item] if edit.add is not None else [v for v in old if v != item]
+            applied.append(StateChange(target=f"{edit.field}.{item}", set_to=int(bool(edit.add)),
+                                       note="by hand"))  # fmt: skip
+            continue
+        if not isinstance(old, int) or isinstance(old, bool):
+            raise InvalidParameter(f"{edit.field} is not a number", f"{where}.field")
+        low, high = _field_bounds(type(sheet), [*path, leaf])
+        new = edit.set_to if edit.set_to is not None else old + (edit.delta or 0)
+        new = max(low, new) if low is not None else new
+        new = min(high, new) if high is not None else new
+        if new != old:
+            holder[leaf] = new
+            applied.append(StateChange(target=edit.field, delta=new - old, note="by hand"))
+    try:
+        edited = rules.validate(data)
+    except RulesError as exc:
+        told = f"the edited sheet is refused ({exc.field}): {exc.message}"
+        raise InvalidParameter(told, "edits") from None
+    return SheetUpdate(sheet=edited, applied=applied)
+
+
+def _field_bounds(model: Any, path: list[str]) -> tuple[int | None, int | None]:
+    """The ``ge``/``le`` the sheet model states for a (nested) number field, when it states one."""
+    info = None
+    for part in path:
+        fields = getattr(model, "model_fields", None)
+        if not fields or part not in fields:
+            return None, None
+        info = fields[part]
+        model = info.annotation
+    low = high = None
+    for rule in info.metadata if info is not None else []:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+    return low, high

@@ -74,6 +74,11 @@ HELP = [
     ("/journal", "every turn so far"),
     ("/export [markdown|iron_vault] [FILE]", "the journal as Markdown (to a file if named)"),
     ("/sheet", "the character sheet"),
+    (
+        "/edit <field> <+N|-N|=N|+item|-item>…",
+        "edit the sheet by hand: /edit health -2 impacts +wounded",
+    ),
+    ("/rest <kind>", "rest as the text allows (the kinds: /rest)"),
     ("/help", "this list"),
     ("/quit", "leave (Ctrl-D too); the session is saved"),
 ]
@@ -133,6 +138,18 @@ def parse_value(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+
+
+def parse_edit(field: str, change: str) -> dict[str, Any]:
+    """``health -2``, ``momentum =3``, ``impacts +wounded`` as a sheet edit."""
+    sign, rest = change[:1], change[1:]
+    if sign in "+-" and rest.isdigit():
+        return {"field": field, "delta": int(change)}
+    if sign == "=" and rest.lstrip("-").isdigit():
+        return {"field": field, "set_to": int(rest)}
+    if sign in "+-" and rest:
+        return {"field": field, "add" if sign == "+" else "remove": rest}
+    raise ParseError(f"{change!r}: +N, -N, =N, +item or -item", "edit")
 
 
 def parse_dice(text: str) -> list[int]:
@@ -884,6 +901,32 @@ class Play:
         )
         self.console.print(render_turn(turn))
         self.show_status()
+
+    async def do_edit(self, command: Command) -> None:
+        from service.sessions.turn_models import SheetEditRequest
+
+        args = command.args
+        if not args or len(args) % 2:
+            raise ParseError(
+                "/edit <field> <change>…, e.g. /edit health -2 impacts +wounded", "edit"
+            )
+        edits = [
+            parse_edit(field, change) for field, change in zip(args[::2], args[1::2], strict=True)
+        ]
+        await self.state_turn(*SheetEditRequest(edits=edits).state_op())
+
+    async def do_rest(self, command: Command) -> None:
+        from rules.sheets import rest_kinds
+        from service.sessions.turn_models import RestRequest
+
+        kinds = rest_kinds(self.system.sheet) if self.system.sheet else []
+        if not command.args:
+            for kind in kinds:
+                self.console.print(f'  {kind.id}: {kind.name} - "{kind.text}"', style="dim")
+            raise ParseError(
+                "/rest <kind>" if kinds else f"{self.system.name} has no rests", "rest"
+            )
+        await self.state_turn(*RestRequest(kind=command.args[0]).state_op())
 
     async def do_track(self, command: Command) -> None:
         from service.sessions.turn_models import TrackRequest

@@ -31,6 +31,7 @@ from service.sessions.turn_models import (
     CloseTrackRequest,
     MarkRequest,
     RestRequest,
+    SheetEditRequest,
     StateOp,
     TrackRequest,
     TurnOut,
@@ -223,6 +224,14 @@ def build_router(settings: Settings) -> APIRouter:
         database: DatabaseDep, keyed: KeyedDep,
     ) -> TurnOut:  # fmt: skip
         return _state_turn(database, owner, session_id, body.state_op(track_id), keyed)
+
+    @router.post("/sheet", responses=responses(401, 404, 409, 422))
+    def edit_sheet(
+        session_id: SessionId, body: SheetEditRequest, owner: OwnerDep, database: DatabaseDep,
+        keyed: KeyedDep,
+    ) -> TurnOut:  # fmt: skip
+        """Edit the sheet by hand (a meter taken or suffered, an impact, experience): a turn."""
+        return _state_turn(database, owner, session_id, body.state_op(), keyed)
 
     @router.post("/rest", responses=responses(401, 404, 409, 422))
     def take_rest(

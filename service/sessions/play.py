@@ -433,6 +433,16 @@ def rest(system: GameSystem, state: State, kind: str) -> Applied:
     return Applied(state=new, applied=list(update.applied), not_applied=list(update.other))
 
 
+def edit_sheet(system: GameSystem, state: State, edits: list[sheets.SheetEdit]) -> Applied:
+    """The player's edits of the sheet by hand (take or suffer on a meter, an impact, experience),
+    within the sheet's rules."""
+    rules = sheet_rules(system)
+    update = sheets.edit_sheet(rules, rules.model.model_validate(state["sheet"]), edits)
+    new = copy.deepcopy(state)
+    new["sheet"] = update.sheet.model_dump(mode="json")
+    return Applied(state=new, applied=list(update.applied))
+
+
 # --- state operations without dice, recorded so that a journal replays ---------------------------
 
 
@@ -454,4 +464,6 @@ def apply_op(system: GameSystem, state: State, op: dict[str, Any]) -> Applied:
         return advance_clock(state, op["clock"], op["by"])
     if name == "rest":
         return rest(system, state, op["kind"])
+    if name == "edit_sheet":
+        return edit_sheet(system, state, [sheets.SheetEdit(**e) for e in op["edits"]])
     raise InvalidParameter(f"unknown operation {name!r}", "op")

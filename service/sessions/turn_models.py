@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.sheets import SheetEdit
 from service.schemas import DICE_OR_SEED, MAX_PARAMS, NOT_BLANK, StrictRequest
 
 Words = Annotated[str, Field(min_length=1, max_length=2_000, pattern=NOT_BLANK)]
@@ -104,6 +105,24 @@ class TrackRequest(_Request):
         if self.hearts is not None:
             op["hearts"] = self.hearts
         return StateOp("track", f"open {self.type}: {self.name}", op)
+
+
+class SheetEditRequest(_Request):
+    edits: list[SheetEdit] = Field(min_length=1, max_length=20)
+    words: Words | None = Field(None, description="why, for the journal")
+
+    def state_op(self) -> StateOp:
+        told = "; ".join(
+            f"{e.field} {e.delta:+d}" if e.delta is not None
+            else f"{e.field} = {e.set_to}" if e.set_to is not None
+            else f"{e.field} + {e.add}" if e.add is not None
+            else f"{e.field} - {e.remove}"
+            for e in self.edits
+        )  # fmt: skip
+        edits = [e.model_dump(exclude_none=True) for e in self.edits]
+        return StateOp(
+            "sheet", self.words or f"by hand: {told}", {"op": "edit_sheet", "edits": edits}
+        )
 
 
 class RestRequest(_Request):

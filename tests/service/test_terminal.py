@@ -636,3 +636,16 @@ def test_the_first_ctrl_c_leaves(tmp_path: Path) -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_the_sheet_edited_by_hand_and_a_rest(database: Database) -> None:
+    sid = new_session(database, "sundered_isles", SUNDERED)
+    shown = play(database, sid, ["/edit health -2 impacts +wounded", "/edit health x", "/rest"])
+    assert "health -2 (by hand)" in shown and "impacts.wounded = 1 (by hand)" in shown
+    assert "error (edit): 'x': +N, -N, =N, +item or -item" in shown
+    assert "error (rest): Sundered Isles has no rests" in shown
+    ru = new_session(database, "roll_under", {"name": "Bo", "abilities": {"brawn": 10,
+                     "finesse": 9, "intellect": 8}, "hp": 6})  # fmt: skip
+    shown = play(database, ru, ["/edit hp -4", "/rest", "/rest short"])
+    assert "short: A few moments' rest after an encounter" in shown
+    assert "hp +4" in shown

@@ -54,6 +54,7 @@ REQUESTS: dict[tuple[str, str], Request] = {
     ("post", f"{PREFIX}/clocks"): ({}, {}, {"name": "The tide turns", "segments": 6}),
     # Sundered Isles has no rest (its recovery is moves): Alice's own answer is the 422 saying so
     ("post", f"{PREFIX}/rest"): ({}, {}, {"kind": "short"}),
+    ("post", f"{PREFIX}/sheet"): ({}, {}, {"edits": [{"field": "health", "delta": -1}]}),
     ("post", f"{PREFIX}/clocks/{{clock_id}}/advance"): ({"clock_id": "c1"}, {}, {"by": 1}),
     ("patch", PREFIX): ({}, {}, {"name": "renamed"}),
     ("post", f"{PREFIX}/end"): ({}, {}, None),

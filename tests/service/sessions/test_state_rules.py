@@ -99,3 +99,39 @@ def test_a_go_forth_long_rest_removes_a_shallow_wound(client: TestClient) -> Non
     # "Vicious Wound (d4 sessions)": the session's end counts it down
     client.post(f"/v1/sessions/{sid}/rest", json={"kind": "session_end"})
     assert state(client, sid)["sheet"]["wounds"] == []
+
+
+def test_a_sheet_edited_by_hand_is_a_turn_undo_and_replay_keep(client: TestClient) -> None:
+    # Issue 14: as Iron Vault allows, a meter taken or suffered, an impact, experience.
+    from tests.service.sessions.test_play_ironsworn import KELL
+
+    sid = create(client, "sundered_isles", KELL)["id"]
+    body = {"words": "The fall hurt", "edits": [
+        {"field": "health", "delta": -2}, {"field": "impacts", "add": "wounded"},
+        {"field": "experience", "delta": 3}, {"field": "spirit", "delta": 4},
+    ]}  # fmt: skip
+    edited = client.post(f"/v1/sessions/{sid}/sheet", json=body)
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["kind"] == "sheet"
+    sheet = state(client, sid)["sheet"]
+    # a meter stops at its top (spirit 5 + 4 is 5), the impact lowers max momentum
+    assert (sheet["health"], sheet["spirit"], sheet["experience"]) == (3, 5, 3)
+    assert sheet["impacts"] == ["wounded"]
+    assert client.post(f"/v1/sessions/{sid}/replay").json()["ok"] is True
+    client.post(f"/v1/sessions/{sid}/undo")
+    assert state(client, sid)["sheet"]["health"] == 5
+
+
+def test_a_sheet_edit_names_what_was_wrong(client: TestClient) -> None:
+    sid = create(client, "roll_under", RU_SHEET)["id"]
+    url = f"/v1/sessions/{sid}/sheet"
+    no_field = client.post(url, json={"edits": [{"field": "hp", "delta": -1},
+                                                {"field": "mana", "delta": 1}]})  # fmt: skip
+    assert no_field.status_code == 422 and no_field.json()["error"]["field"] == "edits[1].field"
+    two = client.post(url, json={"edits": [{"field": "hp", "delta": -1, "set_to": 2}]})
+    assert two.status_code == 422 and two.json()["error"]["field"] == "edits[0]"
+    refused = client.post(url, json={"edits": [{"field": "conditions", "add": "sleepy"}]})
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "edits"
+    assert state(client, sid)["sheet"]["hp"] == 6  # nothing of a refused edit was kept
+    ok = client.post(url, json={"edits": [{"field": "abilities.brawn", "delta": -2}]})
+    assert ok.status_code == 200 and state(client, sid)["sheet"]["abilities"]["brawn"] == 10
