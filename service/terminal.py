@@ -72,7 +72,7 @@ HELP = [
     ("/clock <segments> <name>", "open a clock of 4, 6, 8 or 10 segments"),
     ("/advance <clock> [by]", "advance a clock"),
     ("/journal", "every turn so far"),
-    ("/export [markdown|iron_vault] [FILE]", "the journal as Markdown (to a file if named)"),
+    ("/export [markdown|iron_vault|iron_vault_zip] [FILE]", "the journal (to a file if named)"),
     ("/sheet", "the character sheet"),
     (
         "/edit <field> <+N|-N|=N|+item|-item>…",
@@ -87,7 +87,7 @@ HELP = [
 # --- parsing ------------------------------------------------------------------------------------
 
 
-EXPORT_FORMATS = ("markdown", "iron_vault")
+EXPORT_FORMATS = ("markdown", "iron_vault", "iron_vault_zip")
 
 
 class ParseError(ValueError):
@@ -979,20 +979,28 @@ class Play:
         from service.sessions import store
         from service.sessions.db import transaction
         from service.sessions.journal import export_markdown
+        from service.sessions.vault import vault_zip
 
         args = list(command.args)
         fmt = args.pop(0) if args and args[0] in EXPORT_FORMATS else "markdown"
         if len(args) > 1:
             raise ParseError("/export [markdown|iron_vault] [FILE]", "export")
+        if fmt == "iron_vault_zip" and not args:
+            raise ParseError("/export iron_vault_zip FILE: a zip goes to a file", "file")
         with transaction(self.database, write=False) as db:
             row = store.get_session(db, self.owner, self.session_id)
-            text = export_markdown(row, list(store.list_turns(db, row)), fmt)
+            journal = list(store.list_turns(db, row))
+            text = "" if fmt == "iron_vault_zip" else export_markdown(row, journal, fmt)
+            folder = vault_zip(row, journal) if fmt == "iron_vault_zip" else None
         if not args:
             self.console.print(text, markup=False, highlight=False)
             return
         path = Path(args[0]).expanduser()
         try:
-            path.write_text(text, encoding="utf-8")
+            if folder is not None:
+                path.write_bytes(folder)
+            else:
+                path.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise ParseError(f"could not write {args[0]}: {exc.strerror or exc}", "file") from None
         self.console.print(f"wrote the journal ({fmt}) to {path}")

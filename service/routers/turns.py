@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from service.routers.narrator import SSE_DOC, ModelDep, sse_event
@@ -37,9 +37,10 @@ from service.sessions.turn_models import (
     TurnOut,
     TurnRequest,
 )
+from service.sessions.vault import note_name, vault_zip
 from service.settings import Settings
 
-ExportFormat = Literal["markdown", "iron_vault"]
+ExportFormat = Literal["markdown", "iron_vault", "iron_vault_zip"]
 Number = Annotated[int, Path(ge=1, le=1_000_000, description="a turn number of the session")]
 FromTurn = Annotated[
     int | None, Query(ge=1, le=1_000_000, description="export from this turn number on")
@@ -262,7 +263,7 @@ def build_router(settings: Settings) -> APIRouter:
         response_class=PlainTextResponse,
         responses={
             **responses(401, 404, 409, 422),
-            200: {"content": {"text/markdown": {}}},
+            200: {"content": {"text/markdown": {}, "application/zip": {}}},
             413: {
                 **responses(413)[413],
                 "description": "Too large: the export is over max_export_bytes; the message "
@@ -273,9 +274,11 @@ def build_router(settings: Settings) -> APIRouter:
     def export(
         session_id: SessionId, owner: OwnerDep, database: DatabaseDep,
         format: ExportFormat = "markdown", from_turn: FromTurn = None, to_turn: ToTurn = None,
-    ) -> PlainTextResponse:  # fmt: skip
+    ) -> Response:  # fmt: skip
         """The journal as Markdown (`format=markdown`), or, for sundered_isles and elegy, as
-        Markdown with Iron Vault's `iron-vault-mechanics` blocks (`format=iron_vault`).
+        Markdown with Iron Vault's `iron-vault-mechanics` blocks (`format=iron_vault`), or as
+        a zip of Obsidian notes to go on playing in Iron Vault (`format=iron_vault_zip`: the
+        journal, a character note, one note per track and clock).
         `from_turn` and `to_turn` export a range of turns (an empty one when `from_turn` is
         after `to_turn`); an export over the service's limit is a 413 naming a range that fits."""
         with transaction(database, write=False) as db:
@@ -284,6 +287,12 @@ def build_router(settings: Settings) -> APIRouter:
             if from_turn is not None or to_turn is not None:
                 span = (from_turn or 1, to_turn or max(row.turn_count, from_turn or 1))
             turns_ = list(store.list_turns(db, row, first=from_turn, last=to_turn))
+            if format == "iron_vault_zip":
+                folder = vault_zip(row, turns_, max_bytes=settings.max_export_bytes)
+                name = f"{note_name(row.name)}.zip".encode("ascii", "replace").decode()
+                disposition = f'attachment; filename="{name}"'
+                return Response(folder, media_type="application/zip",
+                                headers={"Content-Disposition": disposition})  # fmt: skip
             text = export_markdown(
                 row, turns_, format, span=span, max_bytes=settings.max_export_bytes
             )

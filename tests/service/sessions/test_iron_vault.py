@@ -105,3 +105,43 @@ def test_an_elegy_journal_exports_valid_blocks(client: TestClient) -> None:
     for doc in export_blocks(text):
         for node in doc.nodes:
             check_node(node)
+
+
+def test_a_sundered_isles_session_as_an_obsidian_vault(client: TestClient) -> None:
+    # Issue 14: an Iron Vault user continues the campaign in Obsidian: the journal, a character
+    # note and a note per track and clock, with Iron Vault's `iron-vault-kind` frontmatter.
+    import io
+    import zipfile
+
+    import yaml
+
+    sheet = {"name": "Kell", "stats": {"edge": 2, "heart": 2, "iron": 3, "shadow": 1, "wits": 1}}
+    sid = create(client, "sundered_isles", sheet, name="The Drowned: Lighthouse")["id"]
+    post = lambda path, body: client.post(f"/v1/sessions/{sid}{path}", json=body)  # noqa: E731
+    post("/tracks", {"type": "vow", "name": "Find my sister", "rank": "dangerous"})
+    post("/tracks/t1/progress", {"times": 2})
+    post("/clocks", {"name": "The tide turns", "segments": 6})
+    post("/sheet", {"edits": [{"field": "impacts", "add": "wounded"}]})
+    answer = client.get(f"/v1/sessions/{sid}/export", params={"format": "iron_vault_zip"})
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/zip"
+    files = zipfile.ZipFile(io.BytesIO(answer.content))
+    texts = {name: files.read(name).decode() for name in files.namelist()}
+    root = "The Drowned Lighthouse"  # ":" is no file name character
+    assert set(texts) == {f"{root}/Journal.md", f"{root}/Characters/Kell.md",
+                          f"{root}/Progress/Find my sister.md",
+                          f"{root}/Clocks/The tide turns.md"}  # fmt: skip
+
+    def front(path: str) -> Any:
+        return yaml.safe_load(texts[f"{root}/{path}"].split("---\n")[1])
+
+    kell = front("Characters/Kell.md")
+    assert kell["iron-vault-kind"] == "character" and kell["iron"] == 3 and kell["wounded"] is True
+    vow = front("Progress/Find my sister.md")
+    assert (vow["iron-vault-kind"], vow["progress"], vow["rank"], vow["track-type"]) == (
+        "progress", 16, "dangerous", "Vow",
+    )  # fmt: skip
+    clock = front("Clocks/The tide turns.md")
+    assert (clock["iron-vault-kind"], clock["segments"], clock["progress"]) == ("clock", 6, 0)
+    journal = texts[f"{root}/Journal.md"]
+    assert "[[Progress/Find my sister|Find my sister]]" in journal
+    assert "[[Characters/Kell|Kell]]" in journal and "```iron-vault-mechanics" in journal
