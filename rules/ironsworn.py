@@ -52,6 +52,17 @@ def momentum_reset(impacts: int) -> int:
     return 2 if impacts == 0 else 1 if impacts == 1 else 0
 
 
+OracleOdds = Literal["small_chance", "unlikely", "50_50", "likely", "almost_certain"]
+# Ask the Oracle: "roll d100 ... a yes when the roll is at or below" these
+ODDS: dict[str, int] = {
+    "small_chance": 10,
+    "unlikely": 25,
+    "50_50": 50,
+    "likely": 75,
+    "almost_certain": 90,
+}
+
+
 def is_oracle_match(roll: int) -> bool:
     """A d100 oracle roll of 11, 22, ... 99 or 100 is a match."""
     return roll == 100 or (roll % 11 == 0)

@@ -8,23 +8,14 @@ at most the odds; 11, 22, ... 99 or 100 is a match, an extreme answer or a twist
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.dice import DiceSource
-from rules.ironsworn import is_oracle_match
+from rules.ironsworn import ODDS, OracleOdds, is_oracle_match
 from rules.models import Citation, Resolution, Ruling
 from rules.registry import RollKind
 
-Odds = Literal["small_chance", "unlikely", "50_50", "likely", "almost_certain"]
-ODDS: dict[str, int] = {
-    "small_chance": 10,
-    "unlikely": 25,
-    "50_50": 50,
-    "likely": 75,
-    "almost_certain": 90,
-}
+Odds = OracleOdds
 CITATION = Citation(source="fateweaver", heading="fateweaver oracle (not in this game's text)")
 
 

@@ -17,7 +17,9 @@ from rules.ironsworn import (
     ACTION_SCORE_CAP,
     MOMENTUM_MAX,
     MOMENTUM_MIN,
+    ODDS,
     Band,
+    OracleOdds,
     burn_band,
     is_match,
     is_oracle_match,
@@ -122,14 +124,7 @@ Rollable = Literal[
     "companion_health",
     "connection_rank",
 ]
-Odds = Literal["small_chance", "unlikely", "50_50", "likely", "almost_certain"]
-ODDS: dict[str, int] = {
-    "small_chance": 10,
-    "unlikely": 25,
-    "50_50": 50,
-    "likely": 75,
-    "almost_certain": 90,
-}
+Odds = OracleOdds  # Ask the Oracle's odds (rules/ironsworn.py)
 
 MomentumField = Field(2, ge=MOMENTUM_MIN, le=MOMENTUM_MAX, description="current momentum")
 ImpactsField = Field(0, ge=0, le=10, description="impacts marked (max momentum and reset)")

@@ -30,7 +30,7 @@ from pydantic import (
 )
 
 from rules.errors import InvalidParameter, UnknownError
-from rules.ironsworn import MOMENTUM_MIN, Band, momentum_max, momentum_reset
+from rules.ironsworn import MOMENTUM_MIN, ODDS, Band, momentum_max, momentum_reset
 from rules.models import Citation, Frozen, Resolution, Ruling, StateChange
 from rules.progress import IRONSWORN_RANK_TICKS, MAX_TICKS, LegacyTrack
 from rules.sheets import (
@@ -42,7 +42,7 @@ from rules.sheets import (
     add_held,
     options_choice,
 )
-from rules.systems.sundered_isles.core import ADDS_MAX, ODDS, QUICK_REFERENCE, cite
+from rules.systems.sundered_isles.core import ADDS_MAX, QUICK_REFERENCE, cite
 from rules.systems.sundered_isles.legacy import LEGACY_REWARD_TICKS
 from rules.systems.sundered_isles.meters import METER_MAX
 from rules.systems.sundered_isles.moves import MOVES, bad_spot_band, get_move
