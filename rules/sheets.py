@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.errors import InvalidParameter, RulesError, UnknownError
 from rules.models import Citation, Frozen, Resolution, StateChange
@@ -249,10 +249,26 @@ def rest(rules: SheetRules, sheet: BaseModel, kind: str) -> SheetUpdate:
 # --- editing a sheet by hand --------------------------------------------------------------------
 
 
+def _one_change_of(*names: str) -> dict[str, Any]:
+    """JSON Schema: exactly one of these is given (and not null)."""
+    kinds = {"delta": "integer", "set_to": "integer", "add": "string", "remove": "string"}
+    return {
+        "oneOf": [
+            {"required": [name], "properties": {name: {"type": kinds[name]}}} for name in names
+        ]
+    }
+
+
 class SheetEdit(Frozen):
     """One change a player makes by hand, as Iron Vault allows: take or suffer on a meter, mark
     or clear an impact, spend or gain experience. ``field`` is the sheet's field, dotted into a
     nested one (``health``, ``meters.blood``, ``abilities.brawn``, ``impacts``)."""
+
+    model_config = ConfigDict(
+        frozen=True,
+        extra="forbid",
+        json_schema_extra=_one_change_of("delta", "set_to", "add", "remove"),
+    )
 
     field: str = Field(
         min_length=1, max_length=80, pattern=r"^[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$",
