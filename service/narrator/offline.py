@@ -90,10 +90,29 @@ def best_sentences(
     return [(0, first[0])] if first else []
 
 
-def rules_answer(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[int, str]]]:
-    """The best passages quoted with their citations, and the quotations made."""
+def _known_answer(passage: Passage) -> str:
+    """A ruling: its text, then the sentence it reads; a move outcome: its words."""
+    c = passage.citation
+    where = f"({c.source}, {c.heading})"
+    if passage.id.startswith("ruling:"):
+        text, _, quote = passage.text.partition(" The text reads: ")
+        read = quote.strip("“”")
+        return (f"fateweaver's rules engine applies this ruling: {text} "
+                f"It reads the text: {_quote(read)} [P1] {where}")  # fmt: skip
+    name, _, outcome = passage.text.partition(": ")
+    return f"{name}: {_quote(outcome)} [P1] {where}"
+
+
+def rules_answer(
+    question: str, passages: Sequence[Passage], known: int = 0
+) -> tuple[str, list[tuple[int, str]]]:
+    """The answer from the ``known`` first passages (the engine's ruling, the move outcome
+    asked for) when there are any, else the best sentences of the passages, quoted with their
+    citations; and the quotations made."""
     if not passages:
         return "No passage of the indexed rulebooks matches this question.", []
+    if known:
+        return _known_answer(passages[0]), [(0, passages[0].text)]
     picked = best_sentences(question, passages)
     lines = ["The rulebook passages closest to your question say:"]
     for i, sentence in picked:

@@ -20,7 +20,7 @@ from prompts import RenderedPrompt, get_prompt
 from rules.errors import RulesError
 from rules.models import Resolution
 from rules.registry import GameSystem, get_system, resolve_roll
-from service.narrator import facts, offline
+from service.narrator import facts, knowledge, offline
 from service.narrator.catalogue import catalogue
 from service.narrator.guard import expectation_from
 from service.narrator.model import Calls, ChatModel, ModelError, parse_json_object
@@ -266,6 +266,30 @@ async def propose_roll(
     return WorkedExample(status="resolved", proposal=shown, resolution=resolution)
 
 
+def _not_in_these_rules(req: AskRequest, passages: list[Passage], calls: Calls) -> Task:
+    """No content word of the question is in any passage found: not in these rules, said
+    without a model call (nothing there for a model to answer from)."""
+    texts = sorted({p.citation.source for p in passages})
+    answer = (
+        "Not in these rules: nothing in the texts searched "
+        f"({', '.join(texts)}) bears on this question."
+    )
+
+    def finish(text: str, narrated: Narrated) -> AskResponse:
+        return AskResponse(
+            question=req.question, system=req.system, answer=answer, covered=False,
+            quotations=[], passages=[], worked_example=WorkedExample(status="none"),
+            narrated=narrated.model_copy(
+                update={"reason": "not in these rules: nothing for a model to answer from"}
+            ),
+        )  # fmt: skip
+
+    return Task(
+        model=None, prompt=lambda correction: None, offline=answer, check=None, finish=finish,
+        mechanics={"passages": [], "worked_example": {"status": "none"}}, calls=calls,
+    )  # fmt: skip
+
+
 def _conversation(req: AskRequest) -> str:
     last_question = max(i for i, m in enumerate(req.messages) if m.role == "user")
     earlier = req.messages[:last_question][-6:]
@@ -293,12 +317,17 @@ async def prepare_ask(req: AskRequest, model: ChatModel | None, library: Library
     passages = await asyncio.to_thread(library.search, query, system=req.system, k=4)
     calls = Calls()
     system_id = req.system or (passages[0].system if passages else None)
+    # The engine's ruling or the move outcome the question asks for goes first (knowledge.py).
+    known = knowledge.knowledge_passages(system_id, question)
+    passages = [*known, *passages][:5]
+    if passages and not knowledge.covers(query, passages):
+        return _not_in_these_rules(req, passages, calls)
     system = get_system(system_id) if system_id and system_id != "all" else None
     worked = WorkedExample(status="none")
     if model is not None and system is not None and describes_roll(question):
         worked = await propose_roll(model, system, question, calls)
     system_name = system.name if system else "the games in the rulebooks"
-    offline_text, _ = offline.rules_answer(question, passages)
+    offline_text, _ = offline.rules_answer(question, passages, known=len(known))
 
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("rules_answer").render(

@@ -63,8 +63,9 @@ CORE_RULINGS = [
         id="burn_momentum",
         text=(
             "Burning momentum replaces the action score with momentum (only when momentum is "
-            "positive and would beat more challenge dice), then momentum resets to its reset value. "
-            "The cap of 10 does not apply to burned momentum. Not allowed on progress rolls."
+            "positive and would beat more challenge dice: a miss becomes a weak or strong hit, a "
+            "weak hit a strong hit), then momentum resets to its reset value. The cap of 10 does "
+            "not apply to burned momentum. Not allowed on progress rolls."
         ),
         quote="You may not burn momentum on a progress move",
         citation=QUICK_REFERENCE,

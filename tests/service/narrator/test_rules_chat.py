@@ -73,9 +73,25 @@ def test_not_covered_is_said_not_answered_from_memory(
     client: TestClient, model: respx.Route
 ) -> None:
     model.return_value = completion("NOT COVERED\nIn D&D 5e, grappling uses Athletics.")
-    body = client.post("/v1/rules/ask", json=ask("How does grappling work in D&D?")).json()
+    question = ask("How does grappling a foe work when I have momentum?")
+    body = client.post("/v1/rules/ask", json=question).json()
     assert body["covered"] is False
     assert body["answer"].startswith("The rulebook passages found do not answer this")
+
+
+def test_words_no_text_holds_are_not_in_these_rules_without_a_model_call(
+    client: TestClient, model: respx.Route
+) -> None:
+    # Issue 16: "How do I make a pizza?" got quotations from Compel. No content word of it is
+    # in any passage found: not in these rules, naming the texts searched; the model is spared.
+    for question in ("How do I make a pizza?", "How does grappling work in D&D?"):
+        body = client.post("/v1/rules/ask", json=ask(question)).json()
+        assert body["covered"] is False and body["quotations"] == []
+        assert (
+            body["answer"].startswith("Not in these rules")
+            and "sundered_isles.md" in body["answer"]
+        )
+    assert model.call_count == 0
 
 
 def test_the_prompt_holds_the_passages_and_the_conversation(
@@ -186,7 +202,9 @@ def test_streamed_answers_mark_wrong_quotations_as_they_go(
         ['It says "you may reroll any die you like" [P1]. ', "That is all."]
     )
     r = client.post(
-        "/v1/rules/ask", json=ask("Can I reroll?"), headers={"accept": "text/event-stream"}
+        "/v1/rules/ask",
+        json=ask("Can I reroll the challenge dice?"),
+        headers={"accept": "text/event-stream"},
     )
     events = sse_events(r.text)
     assert events[0][0] == "mechanics" and events[0][1]["passages"]
@@ -201,3 +219,41 @@ def test_offline_rules_answers_quote_the_best_passages(tmp_path: Path) -> None:
     assert body["narrated"]["narrator"] == "offline" and body["covered"] is None
     assert body["quotations"] and all(q["verified"] for q in body["quotations"])
     assert "momentum" in body["answer"].lower()
+
+
+def test_a_rule_the_engine_applies_is_answered_from_its_ruling(tmp_path: Path) -> None:
+    # Issue 16: "What happens if I burn momentum on a weak hit?" got a companion's and a
+    # vehicle's weak hits. The Sundered Isles text defers burning to Starforged; the engine's
+    # ruling (GET /v1/systems: burn_momentum) answers, with the sentence it reads.
+    with TestClient(offline_app(tmp_path)) as c:
+        body = c.post("/v1/rules/ask",
+                      json=ask("What happens if I burn momentum on a weak hit?")).json()  # fmt: skip
+    assert body["answer"].startswith("fateweaver's rules engine applies this ruling: Burning")
+    assert "a weak hit a strong hit" in body["answer"]
+    (quotation,) = body["quotations"]
+    assert (
+        quotation["verified"]
+        and quotation["text"] == "You may not burn momentum on a progress move"
+    )
+    assert body["passages"][0]["citation"] == {"source": "sundered_isles.md",
+                                               "heading": "QUICK REFERENCE"}  # fmt: skip
+
+
+def test_a_moves_outcome_is_answered_with_that_bands_text(tmp_path: Path) -> None:
+    # Strike: "On a strong hit, mark progress twice. You dominate your foe and stay in control."
+    with TestClient(offline_app(tmp_path)) as c:
+        body = c.post("/v1/rules/ask", json=ask("What does a strong hit on Strike do?")).json()
+    assert body["answer"].startswith(
+        "Strike, on a strong hit: \"On a strong hit, mark progress twice. You dominate your foe"
+    )
+    assert body["quotations"][0]["verified"] is True
+
+
+def test_the_model_gets_the_ruling_as_the_first_passage(
+    client: TestClient, model: respx.Route
+) -> None:
+    model.return_value = completion("It replaces the action score [P1].")
+    client.post("/v1/rules/ask", json=ask("Can I burn momentum on a progress roll?"))
+    text = prompt_text(model.calls.last.request)
+    first = text.split('<passage id="P1"', 1)[1].split("</passage>", 1)[0]
+    assert "Burning momentum replaces the action score" in first
