@@ -244,7 +244,7 @@ def test_a_moves_outcome_is_answered_with_that_bands_text(tmp_path: Path) -> Non
     with TestClient(offline_app(tmp_path)) as c:
         body = c.post("/v1/rules/ask", json=ask("What does a strong hit on Strike do?")).json()
     assert body["answer"].startswith(
-        "Strike, on a strong hit: \"On a strong hit, mark progress twice. You dominate your foe"
+        'Strike, on a strong hit: "On a strong hit, mark progress twice. You dominate your foe'
     )
     assert body["quotations"][0]["verified"] is True
 
