@@ -18,7 +18,8 @@ from vectorstore.models import Fusion, Mode
 
 # The retrieval set the project was given, kept in the repository: a clone alone evaluates.
 DEFAULT_QUESTIONS = Path(__file__).resolve().parent / "eval" / "rules_questions.json"
-# (row name, mode, fusion): "hybrid" is the service's default (RRF); "hybrid-score" the blend.
+# (row name, mode, fusion): "hybrid" is reciprocal rank fusion; "hybrid-score" the blend, the
+# service's default (FATEWEAVER_RETRIEVAL_FUSION).
 RUNS: tuple[tuple[str, Mode, Fusion | None], ...] = (
     ("vector", "vector", None),
     ("keyword", "keyword", None),
