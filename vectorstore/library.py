@@ -428,8 +428,24 @@ class Library:
         source = c.source if c.kind == "builtin" else f"{c.kind}/{c.system}/{c.source}"
         return Passage(
             id=c.id, system=c.system, citation=Citation(source=source, heading=c.heading),
-            score=round(score, 6), text=c.text, kind=c.kind, start=c.start, end=c.end,  # type: ignore[arg-type]
+            score=round(score, 6), text=readable(c.text), kind=c.kind, start=c.start, end=c.end,  # type: ignore[arg-type]
         )  # fmt: skip
+
+
+# Obsidian markup in the source texts (Sundered Isles' is an Obsidian vault): an embedded image
+# (![[outcome-strong-hit.svg|60]]), a link shown as its label ([[#^Index\|Page 236]] -> Page
+# 236, [[#PAY THE PRICE]] -> PAY THE PRICE), a block id ( ^Session-Moves) at a line's end.
+_EMBED = re.compile(r"!\[\[[^\]]*\]\]")
+_LINK = re.compile(r"\[\[(?:[^\]|]*?(?:\\)?\|)?([^\]]*)\]\]")
+_BLOCK_ID = re.compile(r"\s\^[A-Za-z0-9-]+$", re.MULTILINE)
+
+
+def readable(text: str) -> str:
+    """A passage as a reader sees it: Obsidian's markup as plain text (the words of the source
+    stay as they are, so a quotation of them verifies)."""
+    text = _EMBED.sub("", text)
+    text = _LINK.sub(lambda m: m.group(1).lstrip("#^").strip(), text)
+    return _BLOCK_ID.sub("", text)
 
 
 def _best(scores: dict[str, float]) -> list[tuple[str, float]]:

@@ -113,7 +113,8 @@ def rules_answer(
         return "No passage of the indexed rulebooks matches this question.", []
     if known:
         return _known_answer(passages[0]), [(0, passages[0].text)]
-    picked = best_sentences(question, passages)
+    # The one or two sentences that best answer, not a sentence of every passage found.
+    picked = best_sentences(question, passages, most=2)
     lines = ["The rulebook passages closest to your question say:"]
     for i, sentence in picked:
         c = passages[i].citation

@@ -236,3 +236,16 @@ def test_texts_ingested_by_another_process_are_picked_up(tmp_path: Path) -> None
         == "user/elegy/coast.md"
     )
     assert any(s.source == "coast.md" for s in service.sources())
+
+
+def test_passages_show_obsidian_markup_as_plain_text(library: Library) -> None:
+    # Issue 16: answers showed `[[#PAY THE PRICE]]` and `![[outcome-strong-hit.svg|60]]`.
+    from vectorstore.library import readable
+
+    assert (
+        readable("See ![[outcome-miss.svg|60]]then [[#PAY THE PRICE]].")
+        == "See then PAY THE PRICE."
+    )
+    assert readable("[[#^A-Z-Index\\|Page 236]] ^Index") == "Page 236"
+    for passage in library.search("Pay the Price on a miss", system="sundered_isles", k=10):
+        assert "[[" not in passage.text and "]]" not in passage.text
