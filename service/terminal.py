@@ -428,6 +428,9 @@ def render_status(state: dict[str, Any]) -> Panel:
     """Meters, momentum and the like (the sheet's numbers), open tracks, clocks."""
     sheet = state.get("sheet", {})
     parts: list[RenderableType] = [render_sheet_numbers(sheet)]
+    if sheet.get("position"):  # in a fight: in control or in a bad spot
+        told = {"bad_spot": "in a bad spot", "in_control": "in control"}.get(sheet["position"])
+        parts.append(Text(f"position: {told or sheet['position']}", style="bold"))
     parts += [render_track(t) for t in state.get("tracks", {}).values() if t["status"] == "open"]
     for c in state.get("clocks", {}).values():
         line = Text(f"{c['id']} {c['name']} ", style="bold")

@@ -68,9 +68,24 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+# Changes told in words rather than as a field: the combat position, the held add, the marks.
+POSITION_WORDS = {"in_control": "you are in control", "bad_spot": "you are in a bad spot"}
+
+
 def changes(resolution: Resolution) -> list[str]:
     out = []
     for change in resolution.changes:
+        if change.target == "position":
+            out.append(POSITION_WORDS.get(change.note or "", "your position changes"))
+            continue
+        if change.target == "next_roll_adds" and change.delta:
+            out.append(f"{_signed(change.delta)} on your next move")
+            continue
+        if change.target == "progress_marks" and change.delta:
+            out.append(
+                f"mark progress {'twice' if change.delta == 2 else change.delta} on the track"
+            )
+            continue
         if change.delta is not None:
             words = f"{_signed(change.delta)} {change.target}"
         elif change.set_to is not None:
