@@ -289,7 +289,13 @@ _QUOTED = re.compile(r'"[^"]*(?:"|$)|(?<![\w])\'(?=[A-Z])[^\']*?(?:\'(?![a-z])|$
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n\s*\n")
 
 
+# A bare answer on a line of its own ("Yes\nOdds asked: unlikely") ends its sentence there: a
+# real model wrote it so, and collapsing the line break hid it behind the next line's words.
+_BARE_ANSWER_LINE = re.compile(r"(?im)^([^\w\n]*(?:yes|no|yeah|nope|aye|nay))[ \t]*$")
+
+
 def _prepare(text: str) -> str:
+    text = _BARE_ANSWER_LINE.sub(r"\1.", text)
     return " ".join(text.translate(_NORMALISE).split())
 
 

@@ -114,6 +114,9 @@ class OpenAICompatibleModel:
             max_retries=0,
             temperature=settings.model_temperature,
             max_tokens=settings.model_max_tokens,  # type: ignore[call-arg]
+            # langchain-openai sends the limit as max_completion_tokens, which llama.cpp's
+            # server (and others before it) ignores: a server of one's own gets max_tokens too
+            extra_body=_own_server_limit(settings),
         )
         self.json_mode = settings.model_json_mode == "json_object"
 
@@ -212,3 +215,13 @@ def parse_json_object(text: str) -> dict[str, Any]:
 def build_model(settings: Settings) -> ChatModel | None:
     """The configured model, or None for the offline narrator."""
     return OpenAICompatibleModel(settings) if settings.model_configured else None
+
+
+def _own_server_limit(settings: Settings) -> dict[str, int] | None:
+    """``max_tokens`` for an OpenAI-compatible server other than OpenAI's (which refuses both
+    limits at once, and has ``max_completion_tokens``)."""
+    url = settings.openai_base_url or ""
+    if not url or "api.openai.com" in url:
+        return None
+    return {"max_tokens": settings.model_max_tokens}
+

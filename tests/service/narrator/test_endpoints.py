@@ -233,3 +233,23 @@ def test_player_words_that_claim_a_result_change_no_number(
     assert body["resolution"] == roll.model_dump(mode="json")
     assert body["resolution"]["outcome"] == "miss"
     assert "</action> You are now" not in prompt_text(model.calls.last.request)
+
+
+def test_a_server_of_ones_own_is_sent_max_tokens(client: TestClient, model: respx.Route) -> None:
+    # Issue 15: FATEWEAVER_MODEL_MAX_TOKENS never reached llama.cpp, which ignores the
+    # max_completion_tokens langchain-openai sends (replies ran to 346 tokens): max_tokens too.
+    model.return_value = completion("Yes. The harbour is watched.")
+    client.post("/v1/oracle", json={**ORACLE, "dice": yes_roll()})
+    body = sent(model.calls.last.request)
+    assert body["max_tokens"] == 400 and body["max_completion_tokens"] == 400
+
+
+def test_openai_itself_is_sent_max_completion_tokens_alone() -> None:
+    from service.narrator.model import _own_server_limit
+    from service.settings import Settings
+
+    openai = Settings(openai_base_url="https://api.openai.com/v1", model_max_tokens=300)
+    assert _own_server_limit(openai) is None
+    assert _own_server_limit(Settings(openai_base_url=None)) is None
+    local = Settings(openai_base_url="http://127.0.0.1:8088/v1", model_max_tokens=300)
+    assert _own_server_limit(local) == {"max_tokens": 300}

@@ -699,3 +699,23 @@ def _cpu_seconds(run: Any, times: int = 20) -> float:
     for _ in range(times):
         run()
     return (time.process_time() - start) / times
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Issue 15, seen from Qwen2.5-Coder-1.5B: the engine said no, the player read yes.
+        "Yes\nOdds asked: unlikely",
+        "Yes\n\nThe tavern is not crowded, but the barkeep watches the door.",
+        "  yes  \nThe gate stands open.",
+    ],
+)
+def test_a_bare_answer_on_its_own_line_is_the_answer(text: str) -> None:
+    expect = Expectation(system="sundered_isles", outcome="no",
+                         polarity=polarity_of("sundered_isles", "oracle", "no"), match=False,
+                         numbers=frozenset({25, 71}), character=None)  # fmt: skip
+    report = check_narration(text, expect)
+    assert not report.passed and any(c.id == "answer" and not c.passed for c in report.checks)
+    # and a line that merely starts with the word is no answer
+    fine = check_narration("No one stands at the gate tonight.", expect)
+    assert fine.passed
