@@ -224,4 +224,3 @@ def _own_server_limit(settings: Settings) -> dict[str, int] | None:
     if not url or "api.openai.com" in url:
         return None
     return {"max_tokens": settings.model_max_tokens}
-
