@@ -223,6 +223,9 @@ def _moves_block(system: GameSystem, words: str) -> str:
     return "kind: move (params: move, stat)\n" + "\n".join(lines)
 
 
+TRIAL_SEED = 0  # any seed: a trial resolution is thrown away
+
+
 def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -> Proposal:
     """A model's proposal, validated by the engine against the catalogue and the sheet."""
     proposal = Proposal.model_validate({**raw, "source": "model"})
@@ -245,6 +248,10 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
             raise RulesError(f"{gm.param} {value} is out of range", f"params.{gm.param}")
     _, full = play.roll_params(system, state, kind.id, proposal.params, None)
     validate_params(kind, full)
+    # Trial-resolved, nothing stored: a proposal the engine would refuse at accept ("unknown
+    # stat for set_a_course 'miles'", Enter the Fray with no stat, both tn and difficulty) is
+    # never offered; the offline proposal is, with the reason.
+    play.resolve(system, kind.id, full, dice=None, seed=TRIAL_SEED)
     return proposal
 
 

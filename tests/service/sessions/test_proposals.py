@@ -1,0 +1,48 @@
+"""A proposal the engine would refuse at accept is never offered (issue 15): the model's
+proposal is trial-resolved (a fixed seed, nothing stored) before it is; when the engine refuses
+it, the offline proposal stands in, saying why. Seen from a real small model: "unknown stat for
+set_a_course 'miles'", Enter the Fray with no stat, Go Forth with both tn and difficulty."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import respx
+from fastapi.testclient import TestClient
+
+from tests.service.narrator.mock_model import CHAT_URL, completion
+from tests.service.sessions.conftest import create, session_model_app
+from tests.service.sessions.test_play_ironsworn import KELL
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(session_model_app(tmp_path)) as c:
+        yield c
+
+
+@pytest.mark.parametrize(
+    ("system", "sheet", "words", "reply"),
+    [
+        ("sundered_isles", KELL, "We sail for the reef",
+         {"move": "set_a_course", "kind": "move", "params": {"stat": "miles"}}),
+        ("go_forth", {"name": "Ash", "attributes": {"might": 3}}, "I force the door",
+         {"kind": "check", "params": {"attribute": "might", "tn": 12, "difficulty": "common"}}),
+    ],
+)  # fmt: skip
+def test_a_proposal_the_engine_refuses_is_not_offered(
+    client: TestClient, system: str, sheet: dict[str, Any], words: str, reply: dict[str, Any]
+) -> None:
+    sid = create(client, system, sheet)["id"]
+    with respx.mock(assert_all_called=False) as mock:
+        model = mock.post(CHAT_URL)
+        model.side_effect = [completion(json.dumps(reply)), completion("The wind holds.")]
+        proposed = client.post(f"/v1/sessions/{sid}/turns", json={"words": words}).json()
+        proposal = proposed["proposal"]
+        assert proposal["source"] == "offline" and "refused" in proposal["rejected"]
+        accepted = client.post(f"/v1/sessions/{sid}/turns/1/accept", json={"seed": 3})
+        assert accepted.status_code == 200, accepted.text
