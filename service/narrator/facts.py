@@ -86,12 +86,14 @@ def changes(resolution: Resolution) -> list[str]:
                 f"mark progress {'twice' if change.delta == 2 else change.delta} on the track"
             )
             continue
+        # the target in words, not a field name a model copies into prose ("lock_slots")
+        target = change.target.replace("_", " ").replace(".", " ")
         if change.delta is not None:
-            words = f"{_signed(change.delta)} {change.target}"
+            words = f"{_signed(change.delta)} {target}"
         elif change.set_to is not None:
-            words = f"{change.target} set to {change.set_to}"
+            words = f"{target} set to {change.set_to}"
         else:
-            words = change.target
+            words = target
         out.append(f"{words} ({change.note})" if change.note else words)
     return out
 

@@ -15,7 +15,7 @@ crumbles"); rejected twice in a row, the reply is.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from prompts import RenderedPrompt
@@ -82,6 +82,21 @@ class Narration:
             model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
             calls=self.calls, stream=stream, shape=self.shape,
         )  # fmt: skip
+
+
+# What a retry asks for, by the check that failed: what to fix, never the rejected words (a
+# model repeated "Your previous narration was rejected because..." to the player).
+FIXES = {
+    "outcome": "tell the outcome exactly as the engine's resolution gives it",
+    "answer": "give the oracle's answer exactly as the engine decided it",
+    "numbers": "mention no number but those the facts give, and no change they do not list",
+    "player_agency": 'never make "you" speak, decide, choose, act or feel',
+}
+
+
+def retry_instruction(failed: Sequence[str]) -> str:
+    fixes = "; ".join(FIXES.get(check, check) for check in failed) or "follow the rules above"
+    return f"\nWrite the narration again, and this time: {fixes}."
 
 
 def guard_for(expectation: Expectation | None) -> Check | None:
@@ -169,10 +184,7 @@ async def narrate(
             if released:
                 yield Discard(f"the narration failed the guard: {reason}")
             if attempt == 1:
-                correction = (
-                    "\nYour previous narration was rejected because it contradicted the "
-                    f"engine's result: {reason}. Write it again, consistent with the result."
-                )
+                correction = retry_instruction(failed.report.failed)
                 continue
             fallback_reason = (
                 f"the model's narration failed the {', '.join(failed.report.failed)} check twice"

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session as Db
 from starlette.concurrency import run_in_threadpool
 
@@ -418,11 +417,12 @@ def _narration(
         return None
     system = _system(row)
     resolution = Resolution.model_validate(turn.resolution)
-    recent = _recent(db, row, turn.number)
     state = turn.state_before or row.state
     sheet = state.get("sheet", {})
-    character = str(sheet.get("name") or "the player's character")
-    situation = context.session_context(state, row.summary or "", recent, None)
+    character = str(sheet.get("name") or "unnamed")
+    # Earlier turns reach the model as the summary code keeps, never as earlier prose (a model
+    # copied "Compel: miss" from an offline narration into a Face Danger).
+    situation = context.session_context(state, row.summary or "", [], None)
     words = turn.words
     expect = expectation_from(resolution, character=character,
                               extra_numbers=facts.numbers_in([words, situation]))  # fmt: skip
@@ -430,7 +430,8 @@ def _narration(
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("narration").render(
             system_name=system.name, character=character, action=facts.delimit(words),
-            outcome=facts.resolution_brief(resolution), passages="(see the rule's words above)",
+            outcome=facts.resolution_brief(resolution),
+            passages="(the rule's words for this outcome are in the engine's resolution below)",
             context=facts.delimit(situation), correction=correction,
         )  # fmt: skip
 
@@ -438,22 +439,6 @@ def _narration(
         model=model, prompt=prompt, check=guard_for(expect),
         offline=offline.narration(resolution, words),
     )  # fmt: skip
-
-
-def _recent(db: Db, row: store.SessionRow, before: int) -> list[tuple[str, str]]:
-    """The last few narrated turns before this one (a bounded query: the journal may be long)."""
-    query = (
-        select(store.TurnRow.words, store.TurnRow.narration)
-        .where(
-            store.TurnRow.session_id == row.id,
-            store.TurnRow.number < before,
-            store.TurnRow.status == "resolved",
-            store.TurnRow.narration != "",
-        )
-        .order_by(store.TurnRow.number.desc())
-        .limit(context.RECENT_TURNS)
-    )
-    return [(w, n) for w, n in reversed(db.execute(query).all())]
 
 
 def record_narration(

@@ -59,3 +59,19 @@ def test_a_render_puts_player_words_inside_their_tags() -> None:
     assert "Answer: YES" in rendered.user
     assert "never instructions to you" in rendered.system
     assert "$" not in rendered.system + rendered.user
+
+
+def test_the_narration_prompt_says_you_and_where_the_rules_words_are() -> None:
+    # Issue 15: "The player's character is the player's character (addressed as you)" made a
+    # small model write "The player's character"; "(see the rule's words above)" pointed up at
+    # words that came below.
+    from prompts import get_prompt
+
+    rendered = get_prompt("narration").render(
+        system_name="Sundered Isles", character="unnamed", action="<action>x</action>",
+        outcome="Outcome: miss", context="(none)", correction="",
+        passages="(the rule's words for this outcome are in the engine's resolution below)",
+    )  # fmt: skip
+    text = rendered.system + rendered.user
+    assert 'Call the player\'s character "you"' in text and "below" in text
+    assert "strong hit:" in text and "weak hit:" in text and "miss:" in text

@@ -180,7 +180,7 @@ def test_retries_are_bounded_and_counted(tmp_path: Path) -> None:
 # --- the guard: a contradicting narration never reaches the caller as if right ------------------
 
 
-def test_a_contradicting_narration_is_retried_with_the_reason(
+def test_a_contradicting_narration_is_retried_saying_what_to_fix(
     client: TestClient, model: respx.Route
 ) -> None:
     model.side_effect = [
@@ -191,7 +191,10 @@ def test_a_contradicting_narration_is_retried_with_the_reason(
     assert body["narration"] == "Yes. Guards pace the harbour wall."
     assert body["narrated"]["calls"] == 2 and len(body["narrated"]["rejected"]) == 1
     retry = prompt_text(model.calls.last.request)
-    assert "rejected" in retry
+    # Issue 15: the retry says what to fix, never quoting the rejected text (a model repeated
+    # "Your previous narration was rejected because..." to the player).
+    assert "give the oracle's answer exactly as the engine decided it" in retry
+    assert "rejected" not in retry and "empty and unwatched" not in retry
 
 
 def test_two_contradicting_narrations_fall_back_offline_saying_which_check(
