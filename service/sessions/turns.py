@@ -12,6 +12,8 @@ is a parameter of the same roll, which the engine resolves again with the same d
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +21,7 @@ from sqlalchemy.orm import Session as Db
 from starlette.concurrency import run_in_threadpool
 
 from prompts import RenderedPrompt, get_prompt
-from rules.errors import DiceError
+from rules.errors import DiceError, RulesError
 from rules.models import Resolution
 from rules.registry import GameSystem, get_system
 from rules.sheets import Choice, check_choices
@@ -155,9 +157,23 @@ def _commit_turn(
             db, row, number=number, kind="move" if req.move else "roll", status="resolved",
             words=req.words, request=req.model_dump(mode="json"), narration_status="none",
         )  # fmt: skip
-        needs = _resolve_into(row, turn, kind, params, req.track, req.clock, req.dice, req.seed)
+        with _as_sent(req.move):
+            needs = _resolve_into(row, turn, kind, params, req.track, req.clock, req.dice,
+                                  req.seed)  # fmt: skip
         _keep_turn(key, turn)
         return _committed(db, row, turn, needs, model)
+
+
+@contextlib.contextmanager
+def _as_sent(move: str | None) -> Iterator[None]:
+    """An error about the move names the field the request sent it in: ``move`` at the top of
+    the turn (the engine, which takes it among the parameters, says ``params.move``)."""
+    try:
+        yield
+    except RulesError as exc:
+        if move is not None and exc.field == "params.move":
+            exc.field = "move"
+        raise
 
 
 def _open(
@@ -264,7 +280,8 @@ def accept(
         if move:
             params["move"] = move
         turn.status = "resolved"
-        needs = _resolve_into(row, turn, kind, params, req.track, None, req.dice, req.seed)
+        with _as_sent(req.move):
+            needs = _resolve_into(row, turn, kind, params, req.track, None, req.dice, req.seed)
         return _committed(db, row, turn, needs, model)
 
 

@@ -146,3 +146,15 @@ def test_lose_momentum_named_as_a_move_loses_it(client: TestClient) -> None:
     play.post("/turns", {"words": "The tide turns", "move": "lose_momentum",
                          "params": {"amount": 2}})  # fmt: skip
     assert play.state()["sheet"]["momentum"] == 0
+
+
+def test_an_error_about_the_move_names_the_field_it_was_sent_in(client: TestClient) -> None:
+    # Issue 19: "error messages name the field actually sent": the move at the top of the turn.
+    play = _kell(client)
+    play.post("/tracks", {"type": "vow", "name": "Find my sister", "rank": "dangerous"})
+    wrong = play.post("/turns", {"words": "I end it", "move": "take_decisive_action",
+                                 "track": "t1", "dice": [1, 2]}, 422)  # fmt: skip
+    assert wrong["error"]["field"] == "move" and "fulfill_your_vow" in wrong["error"]["message"]
+    inside = play.post("/turns", {"words": "I end it", "track": "t1", "dice": [1, 2],
+                                  "params": {"move": "take_decisive_action"}}, 422)  # fmt: skip
+    assert inside["error"]["field"] == "params.move"
