@@ -10,6 +10,7 @@ from fastapi_offline import FastAPIOffline
 
 from service.errors import install_error_handlers
 from service.limits import DOCS_ASSETS, install_limits
+from service.mcp_server import mount_mcp
 from service.narrator.model import build_model
 from service.openapi import install_openapi
 from service.redact import install_redaction
@@ -31,7 +32,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.retrieval_warm_start:
         retrieval.warm()
     try:
-        yield
+        async with app.state.mcp.session_manager.run():  # /mcp: its task group
+            yield
     finally:
         # In a finally: a forced stop (a second Ctrl-C) skips the shutdown event and cancels us.
         retrieval.close()
@@ -68,5 +70,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(narrator.router)
     app.include_router(sessions.build_router(settings))
     app.include_router(turns.build_router(settings))
+    mount_mcp(app)  # /mcp: the MCP server (service/mcp_server.py)
     install_openapi(app)
     return app
