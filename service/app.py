@@ -16,6 +16,7 @@ from service.openapi import install_openapi
 from service.redact import install_redaction
 from service.retrieval import Retrieval
 from service.routers import health, narrator, rolls, rules_search, sessions, systems, turns
+from service.routers.openai_compat import build_router as build_chat_router
 from service.sessions import install_session_errors
 from service.sessions.db import database_of
 from service.sessions.idempotency import install_idempotency
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(narrator.router)
     app.include_router(sessions.build_router(settings))
     app.include_router(turns.build_router(settings))
+    app.include_router(build_chat_router(settings))  # /v1/models, /v1/chat/completions
     mount_mcp(app)  # /mcp: the MCP server (service/mcp_server.py)
     install_openapi(app)
     return app

@@ -31,6 +31,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rules.errors import DiceError, InvalidParameter, RulesError, UnknownError
@@ -703,6 +704,17 @@ class RequireKey:
         await self.inner(scope, receive, send)
 
 
+class AtRoot:
+    """``/mcp`` answered as the mount's ``/mcp/`` (an ASGI app, not a request handler)."""
+
+    def __init__(self, inner: ASGIApp) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        root = scope.get("root_path", "") + "/mcp"
+        await self.inner({**scope, "path": "/", "root_path": root}, receive, send)
+
+
 def mount_mcp(app: FastAPI) -> MCPServer:
     """Build the server and mount its streamable-HTTP endpoint at ``/mcp`` (stateless, JSON
     answers). The app's lifespan must enter ``server.session_manager.run()``."""
@@ -713,7 +725,11 @@ def mount_mcp(app: FastAPI) -> MCPServer:
         json_response=True,
         transport_security=_security(app),
     )
-    app.mount("/mcp", RequireKey(app, http))  # type: ignore[arg-type]
+    guarded = RequireKey(app, http)
+    # `/mcp` itself as well as `/mcp/` (a mount alone redirects the first, and not every client
+    # follows a redirect of a POST)
+    app.router.routes.append(Route("/mcp", endpoint=AtRoot(guarded), include_in_schema=False))
+    app.mount("/mcp", guarded)  # type: ignore[arg-type]
     app.state.mcp = server
     return server
 

@@ -37,7 +37,7 @@ async def http_client(
         httpx2.AsyncClient(
             transport=httpx2.ASGITransport(app=app), base_url=BASE, headers=headers
         ) as http,
-        Client(streamable_http_client(f"{BASE}/mcp/", http_client=http)) as client,
+        Client(streamable_http_client(f"{BASE}/mcp", http_client=http)) as client,
     ):
         yield client
 
@@ -159,7 +159,7 @@ async def test_another_owners_key_is_refused(tmp_path: Path) -> None:
 
         async def session_of(key: str) -> Client:
             http.headers["Authorization"] = f"Bearer {key}"
-            return Client(streamable_http_client(f"{BASE}/mcp/", http_client=http))
+            return Client(streamable_http_client(f"{BASE}/mcp", http_client=http))
 
         async with await session_of("k1") as owner:
             sid = (await call(owner, "new_session", system="sundered_isles", name="Mine",
