@@ -10,7 +10,7 @@ from fastapi_offline import FastAPIOffline
 
 from service.errors import install_error_handlers
 from service.limits import DOCS_ASSETS, install_limits
-from service.mcp_server import mount_mcp
+from service.mcp_server import mount_mcp, serve_mcp
 from service.narrator.model import build_model
 from service.openapi import install_openapi
 from service.redact import install_redaction
@@ -33,7 +33,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.retrieval_warm_start:
         retrieval.warm()
     try:
-        async with app.state.mcp.session_manager.run():  # /mcp: its task group
+        async with serve_mcp(app):  # /mcp: the MCP session manager's task group
             yield
     finally:
         # In a finally: a forced stop (a second Ctrl-C) skips the shutdown event and cancels us.

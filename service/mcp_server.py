@@ -21,7 +21,8 @@ the narrator and its guard, the owners and the idempotency keys are the routes' 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
@@ -715,23 +716,52 @@ class AtRoot:
         await self.inner({**scope, "path": "/", "root_path": root}, receive, send)
 
 
-def mount_mcp(app: FastAPI) -> MCPServer:
-    """Build the server and mount its streamable-HTTP endpoint at ``/mcp`` (stateless, JSON
-    answers). The app's lifespan must enter ``server.session_manager.run()``."""
-    server = build_mcp(app)
-    http = server.streamable_http_app(
+def _http_app(app: FastAPI) -> ASGIApp:
+    """The server's streamable-HTTP app (stateless, JSON answers), with a session manager of
+    its own: one runs once, and an app's lifespan may run more than once (a test client)."""
+    server: MCPServer = app.state.mcp
+    http: ASGIApp = server.streamable_http_app(
         streamable_http_path="/",
         stateless_http=True,
         json_response=True,
         transport_security=_security(app),
     )
-    guarded = RequireKey(app, http)
+    return http
+
+
+class Current:
+    """The streamable-HTTP app the lifespan runs now."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app.state.mcp_http(scope, receive, send)
+
+
+def mount_mcp(app: FastAPI) -> MCPServer:
+    """Build the server and mount its streamable-HTTP endpoint at ``/mcp``; the app's lifespan
+    runs it (``serve_mcp``)."""
+    server = build_mcp(app)
+    app.state.mcp = server
+    app.state.mcp_http = _http_app(app)
+    guarded = RequireKey(app, Current(app))
     # `/mcp` itself as well as `/mcp/` (a mount alone redirects the first, and not every client
     # follows a redirect of a POST)
     app.router.routes.append(Route("/mcp", endpoint=AtRoot(guarded), include_in_schema=False))
-    app.mount("/mcp", guarded)  # type: ignore[arg-type]
-    app.state.mcp = server
+    app.mount("/mcp", guarded)
     return server
+
+
+@asynccontextmanager
+async def serve_mcp(app: FastAPI) -> AsyncIterator[None]:
+    """In the app's lifespan: the MCP session manager's task group, while the app serves."""
+    if getattr(app.state, "mcp_started", False):
+        app.state.mcp_http = _http_app(app)  # a session manager runs once: a fresh one
+    app.state.mcp_started = True
+    server: MCPServer = app.state.mcp
+    async with server.session_manager.run():
+        yield
 
 
 def run_stdio(settings: Settings) -> None:

@@ -27,7 +27,7 @@ CHUNK_WORDS = 8  # words per streamed chunk
 
 
 class ContentPart(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     type: str = Field(max_length=40)
     text: str | None = Field(None, max_length=100_000)
 
@@ -35,7 +35,7 @@ class ContentPart(BaseModel):
 class Message(BaseModel):
     """A message as OpenAI's API has it; `tool_calls` and tool messages are accepted and ignored."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     role: Literal["system", "developer", "user", "assistant", "tool", "function"]
     content: str | list[ContentPart] | None = Field(None, max_length=100_000)
     name: str | None = Field(None, max_length=200)
@@ -45,7 +45,7 @@ class ChatRequest(BaseModel):
     """OpenAI's chat-completions request; the sampling fields clients send are accepted and
     ignored (the service's narrator has its own settings)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     model: str = Field(
         max_length=200,
         description="`fateweaver-<system>`, or `fateweaver-<system>:<session id>` to play that "
@@ -97,7 +97,17 @@ class ChatCompletion(BaseModel):
 
 _STREAM_DOC = {
     "text/event-stream": {
-        "schema": {"type": "string"},
+        # one event (OpenAPI before 3.2: `schema` describes each event of the stream)
+        "schema": {
+            "type": "object",
+            "properties": {
+                "data": {
+                    "type": "string",
+                    "description": "a `chat.completion.chunk` as JSON; the last event is `[DONE]`",
+                }
+            },
+            "required": ["data"],
+        },
         "example": 'data: {"object": "chat.completion.chunk", "choices": [{"index": 0, '
         '"delta": {"content": "The bosun"}, "finish_reason": null}]}\n\ndata: [DONE]\n\n',
     }
