@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -216,3 +217,15 @@ async def test_stdio_subprocess(tmp_path: Path) -> None:
             assert retried["replayed"] and retried["turn"]["number"] == undone["turn"]["number"]
             state = await call(client, "get_state", session_id=sid)
             assert state["session"]["turns"] == 3
+
+
+def test_the_readme_config_snippets_are_json() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    blocks = [
+        json.loads(b) for b in re.findall(r"```json\n(\{\"mcpServers\".*?)\n```", readme, re.S)
+    ]
+    servers = [b["mcpServers"]["fateweaver"] for b in blocks]
+    assert {"command": servers[0]["command"], "args": ["mcp"]} == servers[0]
+    assert servers[0]["command"].endswith(".venv/bin/fateweaver")
+    assert "http://127.0.0.1:8000/mcp" in servers[1]["args"]
+    assert servers[2]["url"] == "http://127.0.0.1:8000/mcp"
