@@ -12,11 +12,13 @@ from unittest.mock import patch
 
 import httpx
 import pytest
+import respx
 from openai import AsyncOpenAI, NotFoundError
 
 from service.chat_facade import MARKER, STARTER_SHEETS, background_answer, parse
 from service.sessions.schemas import validate_sheet
 from tests.service.frontends.conftest import app_for, running
+from tests.service.narrator.mock_model import BASE_URL, CHAT_URL, completion
 
 pytestmark = pytest.mark.anyio
 MODEL = "fateweaver-sundered_isles"
@@ -239,3 +241,19 @@ async def test_a_choice_is_the_players_and_its_regenerate_keeps_it(tmp_path: Pat
         journal = await c.journal(sid)
         assert len(journal) == 1 and journal[0]["status"] == "resolved"
         assert [d["value"] for d in journal[0]["resolution"]["dice"]][:3] == [1, 9, 8]
+
+
+async def test_the_services_narrator_tells_the_turn(tmp_path: Path) -> None:
+    """With a model configured, the reply is the service's narrator's (its guard passed it); the
+    facade adds the engine's mechanics line, never the model's numbers."""
+    told = "Lanterns sway on the harbour wall, and a bored sentry leans on his spear."
+    model = {"narrator": "model", "model": "gpt-test", "openai_base_url": BASE_URL,
+             "openai_api_key": "sk-test", "model_max_retries": 0, "model_timeout": 2.0}  # fmt: skip
+    with respx.mock(assert_all_called=False) as mock:
+        route = mock.post(CHAT_URL).mock(return_value=completion(told))
+        async with chat(tmp_path, **model) as c:
+            with patch("rules.registry.secrets.randbits", return_value=1):
+                reply = await c.say("/oracle likely Is the harbour guarded?")
+    assert route.called
+    assert reply.startswith(told)
+    assert "oracle" in mechanics(reply).lower()
