@@ -19,7 +19,9 @@ from mcp import StdioServerParameters
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from service.retrieval import Retrieval
 from tests.service.frontends.conftest import SHEET, app_for, running
+from tests.vectorstore.fakes import memory_library
 
 BASE = "http://127.0.0.1:8000"
 pytestmark = pytest.mark.anyio
@@ -229,3 +231,70 @@ def test_the_readme_config_snippets_are_json() -> None:
     assert servers[0]["command"].endswith(".venv/bin/fateweaver")
     assert "http://127.0.0.1:8000/mcp" in servers[1]["args"]
     assert servers[2]["url"] == "http://127.0.0.1:8000/mcp"
+
+
+async def test_the_other_tools(tmp_path: Path) -> None:
+    app = app_for(tmp_path)  # no API keys: the local owner
+    library, _, _ = memory_library(tmp_path / "index")
+    app.state.retrieval = Retrieval(app.state.settings, library=library)
+    async with (
+        running(app),
+        httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http,
+        Client(streamable_http_client(f"{BASE}/mcp", http_client=http)) as client,
+    ):
+        systems = await call(client, "list_systems")
+        assert {s["id"] for s in systems["systems"]} >= {"sundered_isles", "roll_under"}
+        one = await call(client, "list_systems", system="sundered_isles")
+        assert "stats" in one["sheet_schema"]["properties"] and "face_danger" in str(one["moves"])
+        found = await call(client, "lookup_rule", question="What does a strong hit on Strike do?",
+                           system="sundered_isles")  # fmt: skip
+        assert found["passages"] and found["passages"][0]["citation"]
+        answered = await call(client, "lookup_rule", question="What happens on a miss?",
+                              system="sundered_isles", mode="ask")  # fmt: skip
+        assert answered["answer"]
+        rolled = await call(client, "roll", system="roll_under", kind="save",
+                            params={"ability": "finesse", "score": 12, "advantage": True},
+                            hand_rolled_dice=[15, 4])  # fmt: skip
+        assert [d["value"] for d in rolled["dice"]] == [15, 4]
+        oracle = await call(client, "ask_oracle", system="sundered_isles",
+                            question="Is the harbour guarded?", odds="likely", seed=3)  # fmt: skip
+        assert oracle["answer"] in ("yes", "no") and oracle["narration"]
+        spark = await call(client, "roll_table", system="sundered_isles", table="pay_the_price")
+        assert spark["resolution"]["dice"]
+        sid = (await call(client, "new_session", system="sundered_isles", name="D",
+                          sheet=SHEET))["session"]["id"]  # fmt: skip
+        opened = await call(client, "tracks_and_clocks", session_id=sid, action="open_track",
+                            type="vow", name="Find my sister", rank="dangerous")  # fmt: skip
+        marked = await call(client, "tracks_and_clocks", session_id=sid, action="mark_progress",
+                            track="t1", times=2)  # fmt: skip
+        assert (opened["turn"]["number"], marked["turn"]["number"]) == (1, 2)
+        clock = await call(client, "tracks_and_clocks", session_id=sid, action="open_clock",
+                           name="The tide", segments=6)  # fmt: skip
+        assert clock["turn"]["changes"]
+        state = await call(client, "get_state", session_id=sid)
+        assert state["session"]["state"]["tracks"]["t1"]["ticks"] == 16
+        assert "c1" in state["session"]["state"]["clocks"] and state["pending"] is None
+        missing = await call(client, "tracks_and_clocks", session_id=sid, action="close_track")
+        assert missing["error"]["field"] == "track"
+        told = await call(client, "take_turn", session_id=sid, words="Is it raining?",
+                          kind="oracle", params={"odds": "50_50"})  # fmt: skip
+        again = await call(client, "renarrate", session_id=sid, turn=told["turn"]["number"])
+        assert again["turn"]["resolution"] == told["turn"]["resolution"]
+        exported = await call(client, "export", session_id=sid, format="iron_vault")
+        assert "Find my sister" in exported["markdown"]
+
+
+async def test_without_api_keys_only_loopback_hosts(tmp_path: Path) -> None:
+    """DNS rebinding: without keys the service is local, and /mcp answers loopback names only."""
+    app = app_for(tmp_path)
+    async with running(app), httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app)) as http:
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        headers = {"accept": "application/json, text/event-stream",
+                   "mcp-protocol-version": "2025-06-18"}  # fmt: skip
+        ok = await http.post("http://localhost:8000/mcp", json=body, headers=headers)
+        assert ok.status_code == 200 and ok.json()["result"]["tools"]
+        evil = await http.post("http://evil.example/mcp", json=body, headers=headers)
+        assert evil.status_code == 421
+        origin = await http.post("http://localhost:8000/mcp", json=body,
+                                 headers=headers | {"origin": "http://evil.example"})  # fmt: skip
+        assert origin.status_code == 403
