@@ -49,12 +49,11 @@ from service.play_ops import (
     session_state,
     told,
 )
-from service.retrieval import Retrieval
 from service.routers.narrator import Searcher
 from service.routers.rolls import check_params
 from service.schemas import RollRequest, SystemInfo
 from service.sessions import store, turns
-from service.sessions.db import database_of, transaction
+from service.sessions.db import transaction
 from service.sessions.errors import SessionError
 from service.sessions.idempotency import FIELD as KEY_FIELD
 from service.sessions.journal import export_markdown, turn_out
@@ -765,18 +764,18 @@ async def serve_mcp(app: FastAPI) -> AsyncIterator[None]:
 
 
 def run_stdio(settings: Settings) -> None:
-    """``fateweaver mcp``: the same server over stdin/stdout, as the local owner. Nothing but
-    the protocol is written to stdout (logs go to stderr)."""
+    """``fateweaver mcp``: the same server over stdin/stdout, as the local owner, inside the
+    app's lifespan (log redaction, migrations, the rules index warmed, all closed at the end).
+    Nothing but the protocol is written to stdout (logs go to stderr)."""
     import anyio
 
     from service.app import create_app
 
     app = create_app(settings)
-    database = database_of(app)
-    database.upgrade()
-    retrieval: Retrieval = app.state.retrieval
-    try:
-        anyio.run(app.state.mcp.run_stdio_async)
-    finally:
-        retrieval.close()
-        database.close()
+    server: MCPServer = app.state.mcp
+
+    async def serve() -> None:
+        async with app.router.lifespan_context(app):
+            await server.run_stdio_async()
+
+    anyio.run(serve)
