@@ -183,8 +183,8 @@ def _field(field: str | None) -> str | None:
 
 def _code(exc: Exception) -> str:
     if isinstance(exc, SessionError):
-        if exc.field == KEY_FIELD:
-            return "operation_id_reused"
+        if exc.field == KEY_FIELD:  # the id for another call, or the first still running
+            return "operation_id_reused" if "another request" in exc.message else "conflict"
         return {401: "unauthorized", 404: "not_found", 413: "too_large", 503: "unavailable"}.get(
             exc.status, "conflict" if exc.status == 409 else "invalid_argument"
         )
