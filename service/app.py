@@ -10,11 +10,13 @@ from fastapi_offline import FastAPIOffline
 
 from service.errors import install_error_handlers
 from service.limits import DOCS_ASSETS, install_limits
+from service.mcp_server import mount_mcp, serve_mcp
 from service.narrator.model import build_model
 from service.openapi import install_openapi
 from service.redact import install_redaction
 from service.retrieval import Retrieval
 from service.routers import health, narrator, rolls, rules_search, sessions, systems, turns
+from service.routers.openai_compat import build_router as build_chat_router
 from service.sessions import install_session_errors
 from service.sessions.db import database_of
 from service.sessions.idempotency import install_idempotency
@@ -31,7 +33,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.retrieval_warm_start:
         retrieval.warm()
     try:
-        yield
+        async with serve_mcp(app):  # /mcp: the MCP session manager's task group
+            yield
     finally:
         # In a finally: a forced stop (a second Ctrl-C) skips the shutdown event and cancels us.
         retrieval.close()
@@ -68,5 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(narrator.router)
     app.include_router(sessions.build_router(settings))
     app.include_router(turns.build_router(settings))
+    app.include_router(build_chat_router(settings))  # /v1/models, /v1/chat/completions
+    mount_mcp(app)  # /mcp: the MCP server (service/mcp_server.py)
     install_openapi(app)
     return app

@@ -65,6 +65,15 @@ def serve(
         uvicorn.run(create_app(settings), **where)
 
 
+@app.command()
+def mcp() -> None:
+    """The MCP server over stdio (for Claude Desktop's config, Claude Code, LM Studio...),
+    as the local owner: the tools of `/mcp`, on this machine's sessions."""
+    from service.mcp_server import run_stdio
+
+    run_stdio(get_settings())
+
+
 def _stopped(signum: int, frame: object) -> None:
     raise SystemExit(0)
 

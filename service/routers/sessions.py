@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session as Db
 
 from service.errors import error_responses
 from service.schemas import ID_IN_URL
-from service.sessions import idempotency, store
+from service.sessions import store, turns
 from service.sessions.db import Database, DatabaseDep, DbDep, transaction
 from service.sessions.idempotency import KeyedDep
 from service.sessions.models import SessionRow
@@ -83,14 +83,7 @@ def build_router(settings: Settings) -> APIRouter:
     ) -> SessionOut:
         """Start a session for a system with a character sheet, validated against that
         system's rules (422 naming `sheet.<field>` when it is not a valid sheet)."""
-        state = body.initial_state()
-        with transaction(database) as db:
-            row = store.create_session(db, owner, body.system, body.name, state)
-            created = SessionOut.of(row)
-            kept = idempotency.record(db, keyed, row.id, status=201)
-            if kept is not None:  # in this transaction: the session and its answer together
-                kept.response = created.model_dump(mode="json")
-        return created
+        return turns.create_session(database, owner, body, keyed)
 
     @router.get("", responses=responses(401))
     def list_sessions(owner: OwnerDep, db: DbDep) -> list[SessionOut]:

@@ -76,23 +76,8 @@ async def _answer(
     when the request has an idempotency key."""
     streamed = "text/event-stream" in request.headers.get("accept", "")
 
-    async def told() -> AsyncIterator[turns.Token | turns.Discard | TurnOut]:
-        """The narration's events, then the turn as kept (its narration, or as committed)."""
-        final: TurnOut | None = None
-        if committed.narration is not None:
-            async for event in committed.narration.events(stream=streamed):
-                if isinstance(event, turns.Done):
-                    final = await run_in_threadpool(
-                        turns.record_narration, database, owner, session_id,
-                        committed.turn_id, event.text, event.narrated, keyed,
-                    )  # fmt: skip
-                else:
-                    yield event
-        if final is None:
-            final = committed.turn
-            if keyed is not None:
-                await run_in_threadpool(_kept, database, keyed, final)
-        yield final
+    def told() -> AsyncIterator[turns.Token | turns.Discard | TurnOut]:
+        return turns.told(database, owner, session_id, committed, keyed, stream=streamed)
 
     if not streamed:
         return [e async for e in told() if isinstance(e, TurnOut)][-1]

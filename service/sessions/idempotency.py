@@ -87,7 +87,12 @@ def keyed(owner: str, key: str | None, request: Request, body: Any = None) -> Ke
     """The request's key and fingerprint (of its method, path and JSON body), or None."""
     if key is None:
         return None
-    what = f"{request.method} {request.url.path}"
+    return operation(owner, key, f"{request.method} {request.url.path}", body)
+
+
+def operation(owner: str, key: str, what: str, body: Any = None) -> Keyed:
+    """A keyed operation that did not come as an HTTP request (an MCP tool's ``operation_id``,
+    say): ``what`` names it as a request line does, e.g. ``MCP take_turn <session>``."""
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     fingerprint = hashlib.sha256(f"{what}\n{canonical}".encode()).hexdigest()
     return Keyed(owner, key, what[:300], fingerprint)
@@ -198,8 +203,9 @@ def _stored(database: Database, keyed: Keyed) -> tuple[int, Any] | None:
         return status, SessionOut.of(session).model_dump(mode="json")
 
 
-async def replay(database: Database, keyed: Keyed, stream: bool) -> Response:
-    """The first request's response again (waiting a moment for it if it is still running)."""
+async def first_answer(database: Database, keyed: Keyed) -> tuple[int, Any]:
+    """The status and body the first request with this key answered (waiting a moment for it
+    if it is still running); a 409 when it did not complete or is still being answered."""
     deadline = time.monotonic() + WAIT_FOR_FIRST
     while True:
         stored = await run_in_threadpool(_stored, database, keyed)
@@ -210,7 +216,12 @@ async def replay(database: Database, keyed: Keyed, stream: bool) -> Response:
         raise SessionError(
             409, f"a request with this {HEADER} is still being answered: retry later", FIELD
         )
-    status, body = stored
+    return stored
+
+
+async def replay(database: Database, keyed: Keyed, stream: bool) -> Response:
+    """The first request's response again (waiting a moment for it if it is still running)."""
+    status, body = await first_answer(database, keyed)
     headers = {REPLAYED: "true"}
     if not stream:
         return JSONResponse(body, status_code=status, headers=headers)

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import ipaddress
 import logging
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -50,9 +51,15 @@ def owner_of(
 ) -> str:
     """The request's owner; Unauthorized (401) for a missing or unknown key."""
     settings: Settings = request.app.state.settings
+    key = bearer.credentials if bearer else api_key
+    return owner_of_key(settings, key, "header.Authorization" if bearer else "header.X-API-Key")
+
+
+def owner_of_key(settings: Settings, key: str | None, field: str = "header.Authorization") -> str:
+    """The owner of an API key (``local`` when no keys are configured); Unauthorized (401) for
+    a missing or unknown key. ``field`` names where the key came from."""
     if not settings.api_keys:
         return LOCAL_OWNER
-    key = bearer.credentials if bearer else api_key
     if not key:
         raise Unauthorized(
             "an API key is required: send `Authorization: Bearer <key>` or `X-API-Key: <key>`",
@@ -61,10 +68,17 @@ def owner_of(
     owner = owner_id(key)
     # Compared in constant time, against every key.
     if not any([hmac.compare_digest(owner, known) for known in _owners(settings)]):
-        raise Unauthorized(
-            "unknown API key", "header.Authorization" if bearer else "header.X-API-Key"
-        )
+        raise Unauthorized("unknown API key", field)
     return owner
+
+
+def owner_of_headers(settings: Settings, headers: Mapping[str, str]) -> str:
+    """``owner_of`` for a request known by its headers only (the MCP endpoint's)."""
+    auth = headers.get("authorization") or ""
+    scheme, _, credentials = auth.partition(" ")
+    if scheme.lower() == "bearer" and credentials.strip():
+        return owner_of_key(settings, credentials.strip(), "header.Authorization")
+    return owner_of_key(settings, headers.get("x-api-key"), "header.X-API-Key")
 
 
 OwnerDep = Annotated[str, Depends(owner_of)]

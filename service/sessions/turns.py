@@ -13,7 +13,7 @@ is a parameter of the same roll, which the engine resolves again with the same d
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,7 @@ from service.sessions.idempotency import Keyed
 from service.sessions.journal import change_words, turn_out
 from service.sessions.models import IdempotencyRow
 from service.sessions.propose import Proposal, propose
+from service.sessions.schemas import SessionCreate, SessionOut
 from service.sessions.turn_models import AcceptRequest, ChooseRequest, TurnOut, TurnRequest
 
 
@@ -55,6 +56,24 @@ def _waiting(db: Db, row: store.SessionRow) -> None:
         )
     if last is not None and last.status == "proposed":
         last.status = "undone"  # a new turn supersedes a proposal nobody accepted
+
+
+# --- a new session ---------------------------------------------------------------------------
+
+
+def create_session(
+    db_factory: Any, owner: str, body: SessionCreate, keyed: Keyed | None = None
+) -> SessionOut:
+    """A new session, its sheet validated (422 naming ``sheet.<field>``); with a key, the key
+    and its answer are committed with the session."""
+    state = body.initial_state()
+    with transaction(db_factory) as db:
+        row = store.create_session(db, owner, body.system, body.name, state)
+        created = SessionOut.of(row)
+        kept = idempotency.record(db, keyed, row.id, status=201)
+        if kept is not None:  # in this transaction: the session and its answer together
+            kept.response = created.model_dump(mode="json")
+    return created
 
 
 # --- taking a turn ---------------------------------------------------------------------------
@@ -484,6 +503,44 @@ def record_narration(
         return told
 
 
+async def told(
+    db_factory: Any,
+    owner: str,
+    session_id: str,
+    committed: Committed,
+    keyed: Keyed | None = None,
+    stream: bool = False,
+) -> AsyncIterator[Token | Discard | TurnOut]:
+    """The committed turn told: the narration's events (``Token``, ``Discard``), then the turn
+    as kept (with its narration, or as committed when it needs none), kept for a retry when the
+    request has an idempotency key. Every front end (HTTP, MCP, the chat facade) tells a turn
+    through this."""
+    final: TurnOut | None = None
+    if committed.narration is not None:
+        async for event in committed.narration.events(stream=stream):
+            if isinstance(event, Done):
+                final = await run_in_threadpool(
+                    record_narration, db_factory, owner, session_id,
+                    committed.turn_id, event.text, event.narrated, keyed,
+                )  # fmt: skip
+            else:
+                yield event
+    if final is None:
+        final = committed.turn
+        if keyed is not None:
+            await run_in_threadpool(idempotency.complete, db_factory, keyed,
+                                    final.model_dump(mode="json"))  # fmt: skip
+    yield final
+
+
+async def tell(
+    db_factory: Any, owner: str, session_id: str, committed: Committed, keyed: Keyed | None = None
+) -> TurnOut:
+    """``told``, not streamed: the turn as kept."""
+    return [e async for e in told(db_factory, owner, session_id, committed, keyed)
+            if isinstance(e, TurnOut)][-1]  # fmt: skip
+
+
 __all__ = [
     "Committed",
     "Discard",
@@ -491,9 +548,12 @@ __all__ = [
     "Token",
     "accept",
     "choose",
+    "create_session",
     "record_narration",
     "renarratable",
     "state_turn",
     "take_turn",
+    "tell",
+    "told",
     "undo",
 ]

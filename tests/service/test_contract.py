@@ -27,7 +27,7 @@ from fastapi import FastAPI, Request, Response
 from hypothesis import HealthCheck, settings
 from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.openapi.checks import RejectedPositiveData
-from schemathesis.specs.openapi.checks import positive_data_acceptance
+from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 from rules.errors import RulesError
 from service.app import create_app
@@ -83,9 +83,18 @@ def accepts_schema_valid_data(ctx: Any, response: Any, case: schemathesis.Case) 
         raise
 
 
+def rejects_schema_invalid_data(ctx: Any, response: Any, case: schemathesis.Case) -> bool | None:
+    """``negative_data_rejection``, with a 413 (a body over ``max_body_bytes``, documented on
+    every operation with a body) counted as the rejection it is: an invalid body generated
+    larger than the limit (the chat facade's history can be long) is refused before it is read."""
+    if response.status_code == 413:
+        return None
+    return negative_data_rejection(ctx, response, case)
+
+
 CHECKS: dict[str, Any] = {
-    "excluded_checks": [positive_data_acceptance],
-    "additional_checks": [accepts_schema_valid_data],
+    "excluded_checks": [positive_data_acceptance, negative_data_rejection],
+    "additional_checks": [accepts_schema_valid_data, rejects_schema_invalid_data],
 }
 
 
