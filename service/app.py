@@ -19,6 +19,7 @@ from service.sessions import install_session_errors
 from service.sessions.db import database_of
 from service.sessions.idempotency import install_idempotency
 from service.settings import Settings, get_settings
+from service.web import install_web
 
 
 @asynccontextmanager
@@ -68,5 +69,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(narrator.router)
     app.include_router(sessions.build_router(settings))
     app.include_router(turns.build_router(settings))
+    install_web(app)  # the page at / (issue 17)
     install_openapi(app)
     return app
