@@ -60,17 +60,28 @@ async function send(method, path, body, accept = "application/json") {
   return response;
 }
 
+/** JSON, with integers past 2^53 (seeds) kept exact as their digits, not rounded. */
+export function parseJson(text) {
+  return JSON.parse(text, (key, value, context) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source
+      ? context.source
+      : value);
+}
+
+async function json(response) {
+  return response.status === 204 ? null : parseJson(await response.text());
+}
+
 export async function get(path) {
-  return (await send("GET", path)).json();
+  return json(await send("GET", path));
 }
 
 export async function post(path, body) {
-  const response = await send("POST", path, body);
-  return response.status === 204 ? null : response.json();
+  return json(await send("POST", path, body));
 }
 
 export async function patch(path, body) {
-  return (await send("PATCH", path, body)).json();
+  return json(await send("PATCH", path, body));
 }
 
 /** A file from the API (an export), as a Blob with the name the service gave it. */
@@ -88,7 +99,7 @@ export async function download(path, fallbackName) {
 export async function stream(path, body, on = {}) {
   const response = await send("POST", path, body ?? {}, "text/event-stream");
   if (!(response.headers.get("content-type") || "").includes("text/event-stream")) {
-    const data = await response.json(); // an idempotent replay, or a route that does not stream
+    const data = await json(response); // an idempotent replay, or a route that does not stream
     on.final?.(data);
     return data;
   }
@@ -124,7 +135,7 @@ function parseEvent(raw) {
     if (key === "event") name = value;
     else if (key === "data") data.push(value);
   }
-  return data.length ? { name, data: JSON.parse(data.join("\n")) } : null;
+  return data.length ? { name, data: parseJson(data.join("\n")) } : null;
 }
 
 let systems = null;
