@@ -1,5 +1,5 @@
 // Building the page. Every string from the API, a model or the player goes in as a text node
-// (or an attribute value), never as HTML: nothing here sets innerHTML.
+// (or an attribute value), never as HTML: nothing here hands a string to the HTML parser.
 
 /** An element: h("button", {type: "button", onclick: f}, "Roll"). */
 export function h(tag, attrs = {}, ...children) {

@@ -133,6 +133,7 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
     first = page.url
     expect(page.get_by_role("heading", level=1)).to_have_text(long_name.strip())
+    assert_fits(page, 375)  # a long name wraps: nothing wider than a phone's screen
 
     # A vow to make progress on.
     tracks = page.locator("section.tracks")
@@ -221,12 +222,19 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     expect(tables.locator(".table-result .die")).to_have_count(1)
     expect(tables.locator(".narration")).to_contain_text("Pay the Price")
 
+    # Renamed.
+    page.get_by_role("button", name="Rename").click()
+    page.get_by_label("New name").fill("Kell's last voyage")
+    page.get_by_role("button", name="Save name").click()
+    w.settle()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Kell's last voyage")
     # Screenshots, 1280 px and 375 px wide (nothing wider than the screen), and axe-core.
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=ARTIFACTS / "play-1280.png", full_page=True)
+    page.screenshot(path=ARTIFACTS / "play-1280.png")
+    page.screenshot(path=ARTIFACTS / "play-1280-full.png", full_page=True)
     page.set_viewport_size({"width": 375, "height": 812})
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert_fits(page, 375)
     page.screenshot(path=ARTIFACTS / "play-375.png")
     page.screenshot(path=ARTIFACTS / "play-375-full.png", full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -237,12 +245,7 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     assert "I leap the gap between the hulls" in exported
     assert "iron-vault-mechanics" in download(page, "Export for Iron Vault")
 
-    # Renamed, then ended: read-only.
-    page.get_by_role("button", name="Rename").click()
-    page.get_by_label("New name").fill("Kell's last voyage")
-    page.get_by_role("button", name="Save name").click()
-    w.settle()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Kell's last voyage")
+    # Ended: read-only.
     page.get_by_role("button", name="End session").click()
     page.get_by_role("button", name="Yes, end it").click()
     w.settle()
@@ -363,6 +366,15 @@ def test_a_model_streams_behind_an_api_key(
     assert page.locator("main img, main script").count() == 0
     w.check(client)
     page.close()
+
+
+def assert_fits(page: Any, width: int) -> None:
+    """At this width, the page scrolls down only: nothing overflows to the side."""
+    before = page.viewport_size
+    page.set_viewport_size({"width": width, "height": 812})
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    page.set_viewport_size(before)
+    assert wide <= width, f"the page is {wide} px wide at {width} px"
 
 
 def download(page: Any, button: str) -> str:
