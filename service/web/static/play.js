@@ -103,7 +103,7 @@ class Play {
     const sheet = s.state?.sheet ?? {};
     const title = h("h1", { class: "session-name" }, s.name);
     const meta = h("p", { class: "meta" },
-      [this.system.name, sheet.name || "unnamed character", `${s.turns} turns`,
+      [this.system.name, sheet.name || "unnamed character", `${s.turns} turn${s.turns === 1 ? "" : "s"}`,
        this.ended ? "ended (read-only)" : null, `last played ${when(s.updated_at)}`].filter(Boolean).join(" · "));
     const controls = h("div", { class: "bar-controls" });
     if (!this.ended) {
@@ -329,11 +329,14 @@ class Play {
     const input = h("textarea", { rows: 3, maxlength: 2000, name: "words" });
     const spec = rollSpec(this, { propose: true });
     const form = h("form", { class: "act", "aria-label": "Your turn" },
-      field("What does your character do?", input, "In your own words. Without a move chosen below, a move is proposed and nothing is rolled until you accept it."),
+      field("What does your character do?", input, "In your own words (Ctrl+Enter plays it). Without a move chosen below, a move is proposed and nothing is rolled until you accept it."),
       h("details", {}, h("summary", {}, "Choose the move yourself, or roll by hand"), spec.el),
       h("div", { class: "buttons" },
         h("button", { type: "submit", class: "primary" }, "Play this turn"),
         h("button", { type: "button", onclick: () => this.act(() => this.undo()) }, "Undo last turn")));
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) form.requestSubmit();
+    });
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!input.value.trim()) {
@@ -388,9 +391,9 @@ class Play {
         ? h("ul", { class: "chips" }, sheet[key].map((i) => h("li", {}, words(i))))
         : h("p", { class: "muted" }, "none"));
     }
-    const other = Object.entries(sheet).filter(([k, v]) => !shown.has(k) && v !== null && ["string", "number", "boolean"].includes(typeof v) && v !== "");
+    const other = Object.entries(sheet).filter(([k, v]) => !shown.has(k) && v !== null && v !== "");
     if (other.length) {
-      this.sheet.append(h("h3", {}, "Also"), h("dl", { class: "stats" }, other.map(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, words(String(v)))])));
+      this.sheet.append(h("h3", {}, "Also"), h("dl", { class: "stats" }, other.map(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, summary(v))])));
     }
     this.sheet.append(this.trackSection(state.tracks ?? {}), this.clockSection(state.clocks ?? {}));
   }
@@ -468,6 +471,18 @@ class Play {
     }
     return section;
   }
+}
+
+/** A sheet value in a few words: a pool of dice, a list of wounds, an asset... */
+function summary(value, depth = 0) {
+  if (value === null || value === undefined || value === "") return "—";
+  if (Array.isArray(value)) return value.length ? value.map((v) => summary(v, depth + 1)).join("; ") : "none";
+  if (typeof value === "object") {
+    const parts = Object.entries(value).filter(([, v]) => v !== null && v !== "" && !(Array.isArray(v) && !v.length));
+    if (depth > 2) return parts.length ? "…" : "—";
+    return parts.map(([k, v]) => `${words(k).toLowerCase()} ${summary(v, depth + 1)}`).join(", ") || "—";
+  }
+  return typeof value === "string" ? words(value) : String(value);
 }
 
 function progressBoxes(t) {

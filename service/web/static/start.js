@@ -97,13 +97,13 @@ function control(path, name, schema, root, required) {
   if (s.type === "object" && s.properties) {
     const need = new Set(s.required ?? []);
     return h("fieldset", { dataset: { path } }, h("legend", {}, label),
-      Object.entries(s.properties).map(([key, sub]) => control(`${path}.${key}`, key, sub, root, need.has(key))));
+      Object.entries(s.properties).map(([key, sub]) => control(`${path}.${key}`, key, sub, root, required && need.has(key))));
   }
   if (s.type === "object" && s.propertyNames?.enum) {
     const value = resolve(s.additionalProperties ?? { type: "integer" }, root);
     return h("fieldset", { dataset: { path } }, h("legend", {}, label),
       s.description ? h("small", { class: "hint" }, s.description) : null,
-      s.propertyNames.enum.map((key) => control(`${path}.${key}`, key, value, root, (s.required ?? []).includes(key))));
+      s.propertyNames.enum.map((key) => control(`${path}.${key}`, key, value, root, required && (s.required ?? []).includes(key))));
   }
   if (s.type === "object") {
     const input = h("input", { type: "text", dataset: { path, kind: "pairs" }, placeholder: "dexterity 3, athletics 2" });
@@ -185,7 +185,7 @@ function sheetForm(system) {
     if (s.set_in_play || !isSimple(sub, root)) continue; // assets...: their defaults
     const nested = s.type === "object" && Object.values(s.properties ?? {}).some((p) => resolve(p, root).type === "object");
     if (nested && !need.has(key)) continue; // legacy tracks...: their defaults
-    (need.has(key) || key === "name" ? main : more).push(control(`sheet.${key}`, key, sub, root, need.has(key)));
+    (need.has(key) || key === "name" || s.type === "object" ? main : more).push(control(`sheet.${key}`, key, sub, root, need.has(key)));
   }
   const nameInput = h("input", { type: "text", maxlength: 200, dataset: { path: "name", kind: "text" }, "aria-required": "true" });
   const problem = h("div", { class: "form-error" });

@@ -10,7 +10,7 @@ export function diceCard(res) {
     const marks = [d.cancelled && "cancelled", d.rerolled && "rerolled", d.kept === false && "not kept"].filter(Boolean);
     return h("li", { class: ["die", `d${d.sides}`, d.role, ...marks.map((m) => m.replace(" ", "-"))].join(" ") },
       h("span", { class: "value" }, d.value),
-      h("span", { class: "role" }, ` ${words(d.role)} d${d.sides}`),
+      h("span", { class: "role" }, d.role === `d${d.sides}` ? ` d${d.sides}` : ` ${words(d.role.replace(/^table:/, ""))} d${d.sides}`),
       marks.length ? h("span", { class: "mark" }, ` (${marks.join(", ")})`) : null);
   });
   const scores = Object.entries(res.scores ?? {}).filter(([, v]) => v !== null && v !== undefined);

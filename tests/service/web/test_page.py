@@ -312,6 +312,7 @@ def test_a_model_streams_behind_an_api_key(
     page.get_by_role("textbox", name="API key").fill(API_KEY)
     page.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("heading", name="New session")).to_be_visible()
+    assert_accessible(page)  # the start view and its form
     page.get_by_label("Session name (required)").fill("Lamplight")
     page.get_by_label("Character name").fill("Ash")
     for stat in ("Edge", "Heart", "Iron", "Shadow", "Wits"):
@@ -337,6 +338,14 @@ def test_a_model_streams_behind_an_api_key(
     narration = w.last_turn().locator(".narration")
     expect(narration).to_contain_text(CALM[0] + CALM[1])
     expect(w.last_turn().locator(".narrator")).to_contain_text("model gpt-test")
+    # Told again: new words from the model, the same dice.
+    dice = w.last_turn().locator(".dice").inner_text()
+    calls = len(model[0].calls)
+    w.last_turn().get_by_role("button", name=re.compile("Re-narrate turn")).click()
+    w.settle()
+    assert len(model[0].calls) == calls + 1
+    assert w.last_turn().locator(".dice").inner_text() == dice
+    expect(w.last_turn().locator(".narration")).to_contain_text(CALM[1])
 
     # A narration the guard rejects mid-stream: what was shown is withdrawn (discard).
     words.fill("withdrawn-probe: is the harbour guarded?")

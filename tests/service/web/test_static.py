@@ -46,7 +46,9 @@ def test_every_asset_is_served_from_the_service_itself(client: TestClient) -> No
 
 def test_no_text_reaches_the_page_as_html() -> None:
     """Model and player text goes in as text nodes: no HTML sink anywhere in the modules."""
-    sinks = re.compile(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function")
+    sinks = re.compile(
+        r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function"
+    )
     for name in ASSETS:
         if name.endswith(".js"):
             assert not sinks.search((STATIC / name).read_text()), name
