@@ -8,6 +8,7 @@ both. Screenshots go to ``tmp/artifacts`` (or ``FATEWEAVER_ARTIFACTS``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -154,8 +155,6 @@ class StreamingModel:
             return f"data: {json.dumps(data)}\n\n"
 
         async def chunks() -> Any:
-            import asyncio
-
             for i, piece in enumerate(pieces):
                 if i:
                     await asyncio.sleep(PAUSE)
