@@ -21,6 +21,7 @@ from service.sessions import install_session_errors
 from service.sessions.db import database_of
 from service.sessions.idempotency import install_idempotency
 from service.settings import Settings, get_settings
+from service.web import install_web
 
 
 @asynccontextmanager
@@ -73,5 +74,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(turns.build_router(settings))
     app.include_router(build_chat_router(settings))  # /v1/models, /v1/chat/completions
     mount_mcp(app)  # /mcp: the MCP server (service/mcp_server.py)
+    install_web(app)  # the page at / (issue 17)
     install_openapi(app)
     return app

@@ -44,7 +44,8 @@ log = logging.getLogger("fateweaver.limits")
 ERROR_SCHEMA = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 DOCS_ASSETS = "/docs-assets"  # Swagger UI's and ReDoc's files, served from the package by the app
-NOT_LIMITED = ("/healthz", "/readyz", "/docs", "/redoc")  # and /openapi.json, the docs' assets
+NOT_LIMITED = ("/healthz", "/readyz", "/docs", "/redoc", "/")  # and /openapi.json, the docs' assets
+PAGE_ASSETS = "/ui/"  # the page's CSS and JavaScript (service.web)
 
 
 def _error(
@@ -243,8 +244,8 @@ def exempt_paths(app: FastAPI) -> frozenset[str]:
 
 
 def is_exempt(path: str, paths: frozenset[str]) -> bool:
-    """Health, the docs and the docs' own assets are never counted."""
-    return path in paths or path.startswith(DOCS_ASSETS + "/")
+    """Health, the docs, the page and their own assets are never counted."""
+    return path in paths or path.startswith((DOCS_ASSETS + "/", PAGE_ASSETS))
 
 
 def rate_limit_storage(settings: Settings) -> Storage:

@@ -143,6 +143,11 @@ class SystemInfo(BaseModel):
         default_factory=list,
         description="the rests and recoveries the text gives: POST /v1/sessions/{id}/rest",
     )
+    sheet_schema: dict[str, Any] | None = Field(
+        None,
+        description="the JSON schema of a character sheet (`sheet` of POST /v1/sessions), with "
+        "each field's range and description; null for a system without sessions",
+    )
 
     @classmethod
     def of(cls, system: GameSystem) -> SystemInfo:
@@ -159,6 +164,7 @@ class SystemInfo(BaseModel):
             tables=len(system.tables),
             track_types=system.sheet.track_types if system.sheet else [],
             rests=rest_kinds(system.sheet) if system.sheet else [],
+            sheet_schema=system.sheet.model.model_json_schema() if system.sheet else None,
         )
 
 
