@@ -204,6 +204,11 @@ def _burn_nodes(r: Resolution, before: dict[str, Any], after: dict[str, Any]) ->
 MOVE_KINDS = ("move", "action", "progress", "conclusion")
 
 
+def _own_kind_move(system: GameSystem, r: Resolution) -> bool:
+    """A move resolved by a roll kind of its own (Heal, Endure Harm, Lose Momentum...)."""
+    return r.details.get("move") == r.kind and any(m.id == r.kind for m in system.moves)
+
+
 def iron_vault_nodes(system_id: str, turn: TurnRow) -> list[str]:
     """The nodes of one journal entry."""
     system = get_system(system_id)
@@ -223,6 +228,6 @@ def iron_vault_nodes(system_id: str, turn: TurnRow) -> list[str]:
         body += burns
     if turn.status == "resolved":
         body += _sheet_nodes(system, before, after, burned) + _track_nodes(before, after)
-    if r is not None and r.kind in MOVE_KINDS:
+    if r is not None and (r.kind in MOVE_KINDS or _own_kind_move(system, r)):
         return [f"move {kdl_string(move_label(system, r))} {{", *(f"    {n}" for n in body), "}"]
     return body or [f"- {kdl_string(turn.words)}"]

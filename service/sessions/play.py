@@ -137,14 +137,31 @@ def _rolls_the_track(system: GameSystem, kind: str, given: dict[str, Any]) -> bo
     return "ticks" not in fields or "track" in fields
 
 
+# Sojourn's own kind changes no sheet (it names the recover moves to make); the move kind offers
+# its miss's "choose one" as well.
+_MOVE_KIND_KEPT = ("sojourn",)
+
+
 def own_kind(system: GameSystem, kind: str, given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """A move that rolls nothing but has a roll kind of its own (Lose Momentum, Sacrifice
-    Resources) is that kind: named as a move it did nothing."""
+    """A move that has a roll kind of its own (Lose Momentum, Sacrifice Resources, Endure Harm,
+    Heal, Hearten, Resupply, Repair, Sojourn...) is that kind: named as a move, Lose Momentum did
+    nothing and Heal took no health. The stat a move turn names is dropped where the move's own
+    kind does not take one (a suffer move rolls its meter or stat "whichever is higher")."""
     move_id = given.get("move")
     own = kind == "move" and isinstance(move_id, str) and move_id in system.roll_kinds
-    if own and system.move(str(move_id)).roll == "none":
-        return str(move_id), {k: v for k, v in given.items() if k != "move"}
-    return kind, given
+    if (
+        not own
+        or str(move_id) in _MOVE_KIND_KEPT
+        or system.move(str(move_id)).roll
+        in (
+            "progress",
+            "conclusion",
+        )
+    ):
+        return kind, given
+    fields = system.roll_kinds[str(move_id)].params.model_fields
+    generic = ("move", "stat", "stat_value", "stats")
+    return str(move_id), {k: v for k, v in given.items() if k not in generic or k in fields}
 
 
 def marked_track_type(system: GameSystem, kind: str, given: dict[str, Any]) -> str | None:

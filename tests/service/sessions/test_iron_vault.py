@@ -145,3 +145,15 @@ def test_a_sundered_isles_session_as_an_obsidian_vault(client: TestClient) -> No
     journal = texts[f"{root}/Journal.md"]
     assert "[[Progress/Find my sister|Find my sister]]" in journal
     assert "[[Characters/Kell|Kell]]" in journal and "```iron-vault-mechanics" in journal
+
+
+def test_a_recover_move_is_a_move_block(client: TestClient) -> None:
+    # Heal resolved by its own kind is still Iron Vault's move, linked to Datasworn.
+    from tests.service.sessions.test_play_ironsworn import KELL
+
+    sid = create(client, "sundered_isles", {**KELL, "health": 3})["id"]
+    body = {"words": "I bind it", "move": "heal", "params": {"stat": "iron"}, "dice": [6, 1, 2]}
+    assert client.post(f"/v1/sessions/{sid}/turns", json=body).status_code == 201
+    text = client.get(f"/v1/sessions/{sid}/export?format=iron_vault").text
+    assert 'move "[Heal](datasworn:move:starforged/recover/heal)" {' in text
+    assert 'meter "health" from=3 to=5' in text
