@@ -34,6 +34,9 @@ TRACK_TARGETS = frozenset({"progress", "progress_marks", "rank", "track_status"}
 # The track a move's "mark progress" marks, by the move's category (Sundered Isles' moves).
 MARKED_TRACK_TYPES = {"combat": "combat", "exploration": "expedition",
                       "scene_challenge": "scene_challenge"}  # fmt: skip
+# Moves without a roll that mark progress on a track of their own (Reach a Milestone: "you may
+# mark progress per the rank of the vow").
+MILESTONE_MOVES = {"reach_a_milestone": "vow"}
 CLOCK_TARGETS = frozenset({"clock", "tension_clock"})
 # Go Forth's Effort against Hearts: the target's effort so far is a counted track's units.
 COUNTED_PREFIX = "target.heart_effort"
@@ -149,15 +152,9 @@ def own_kind(system: GameSystem, kind: str, given: dict[str, Any]) -> tuple[str,
     kind does not take one (a suffer move rolls its meter or stat "whichever is higher")."""
     move_id = given.get("move")
     own = kind == "move" and isinstance(move_id, str) and move_id in system.roll_kinds
-    if (
-        not own
-        or str(move_id) in _MOVE_KIND_KEPT
-        or system.move(str(move_id)).roll
-        in (
-            "progress",
-            "conclusion",
-        )
-    ):
+    if not own or str(move_id) in _MOVE_KIND_KEPT:
+        return kind, given
+    if system.move(str(move_id)).roll in ("progress", "conclusion"):
         return kind, given
     fields = system.roll_kinds[str(move_id)].params.model_fields
     generic = ("move", "stat", "stat_value", "stats")
@@ -171,6 +168,8 @@ def marked_track_type(system: GameSystem, kind: str, given: dict[str, Any]) -> s
     if kind != "move" or not isinstance(move_id, str) or not system.moves:
         return None
     move = system.move(move_id)
+    if move.roll == "none" and move.id in MILESTONE_MOVES:
+        return MILESTONE_MOVES[move.id]
     if move.roll != "action":
         return None
     texts = " ".join(move.outcomes.values()).lower().replace("do not mark progress", "")

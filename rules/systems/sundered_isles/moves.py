@@ -481,6 +481,11 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
         result = ask_oracle(params.odds, source).model_copy(update={"citation": move.citation})
     else:
         result = Resolution(outcome="no_roll", citation=move.citation)
+        if move.id == "reach_a_milestone":
+            # "When you make headway in your quest ... you may mark progress per the rank of
+            # the vow": one mark on the vow the turn names.
+            mark = StateChange(target="progress_marks", delta=1, note="mark progress")
+            result = result.model_copy(update={"changes": [mark]})
     band = result.outcome
     match = bool(result.match)
     parts = outcome_parts(move, band, match) if move.roll in ("action", "progress") else []
