@@ -205,3 +205,20 @@ def test_a_table_one_option_names_is_asked_only_when_it_is_chosen(client: TestCl
     missed = play.post("/turns", sojourn)
     worse = play.post(f"/turns/{missed['number']}/choose", {"choices": {"options": no_relief}})
     assert [c["param"] for c in worse["choices"]] == ["roll_tables"]
+
+
+def test_make_a_suffer_move_is_the_players_next_turn(client: TestClient) -> None:
+    # Face Danger: "On a weak hit, you succeed, but not without a cost. Make a suffer move
+    # (-1)." (ruling suffer_move_is_the_players): the weak hit changes nothing by itself; the
+    # player's Endure Harm (-1) is the next turn: "suffer -health equal to your harm".
+    rulings = {r["id"] for s in client.get("/v1/systems").json()
+               if s["id"] == "sundered_isles" for r in s["rulings"]}  # fmt: skip
+    assert {"suffer_move_is_the_players", "reach_a_milestone_marks_the_vow"} <= rulings
+    play = _kell(client)
+    before = play.state()["sheet"]
+    weak = play.post("/turns", {"words": "I dodge", "move": "face_danger",
+                                "params": {"stat": "edge"}, "dice": [4, 5, 9]})  # fmt: skip
+    assert weak["status"] == "resolved" and play.state()["sheet"] == before
+    play.post("/turns", {"words": "The rope burns", "move": "endure_harm",
+                         "params": {"amount": 1}})  # fmt: skip
+    assert play.state()["sheet"]["health"] == 4
