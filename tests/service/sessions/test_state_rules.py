@@ -135,3 +135,20 @@ def test_a_sheet_edit_names_what_was_wrong(client: TestClient) -> None:
     assert state(client, sid)["sheet"]["hp"] == 6  # nothing of a refused edit was kept
     ok = client.post(url, json={"edits": [{"field": "abilities.brawn", "delta": -2}]})
     assert ok.status_code == 200 and state(client, sid)["sheet"]["abilities"]["brawn"] == 10
+
+
+def test_a_go_forth_wound_healed_by_a_reason_check_is_removed_by_hand(client: TestClient) -> None:
+    # go_forth.txt, the Severity Table: "6 – 15 Shallow Wound (Reason check or Long Rest)". A
+    # Reason check that heals it is the player's to record: removing a wound by its severity
+    # took nothing (a 200 that changed nothing).
+    wounds = [{"severity": "flesh", "defense": "mind", "roll": 1},
+              {"severity": "shallow", "defense": "body", "roll": 3}]  # fmt: skip
+    sid = create(client, "go_forth", {**SHEETS["go_forth"], "wounds": wounds})["id"]
+    url = f"/v1/sessions/{sid}/sheet"
+    healed = client.post(url, json={"edits": [{"field": "wounds", "remove": "shallow"}]})
+    assert healed.status_code == 200, healed.text
+    assert [w["severity"] for w in state(client, sid)["sheet"]["wounds"]] == ["flesh"]
+    none = client.post(url, json={"edits": [{"field": "wounds", "remove": "vicious"}]})
+    assert none.status_code == 422 and none.json()["error"]["field"] == "edits[0].remove"
+    added = client.post(url, json={"edits": [{"field": "wounds", "add": "shallow"}]})
+    assert added.status_code == 422 and added.json()["error"]["field"] == "edits[0].add"
