@@ -37,6 +37,9 @@ MARKED_TRACK_TYPES = {"combat": "combat", "exploration": "expedition",
 # Moves without a roll that mark progress on a track of their own (Reach a Milestone: "you may
 # mark progress per the rank of the vow").
 MILESTONE_MOVES = {"reach_a_milestone": "vow"}
+# Contests kept on a counted track: the opponent's count is the track's opponent_units.
+CONTESTED_KINDS = ("extended_resisted",)
+OPPONENT_PROGRESS = "opponent_progress"
 CLOCK_TARGETS = frozenset({"clock", "tension_clock"})
 # Go Forth's Effort against Hearts: the target's effort so far is a counted track's units.
 COUNTED_PREFIX = "target.heart_effort"
@@ -121,6 +124,15 @@ def roll_params(
             given = {**given, "rank": entry["rank"]}  # a progress move's legacy reward by rank
         if "hearts" in entry and "hearts" not in given:
             given = {**given, "hearts": entry["hearts"]}  # kept by the session, not re-sent
+        if kind in CONTESTED_KINDS:
+            # A contest on the track (Storyteller's extended resisted action: "each party rolls
+            # their dice pools. The first to reach the goal wins"): the kind asked for, both
+            # counts kept by the session.
+            for name in ("accumulated", "opponent_accumulated"):
+                if name in given:
+                    raise InvalidParameter(f"params.{name} comes from the track", f"params.{name}")
+            held = {"accumulated": progress, "opponent_accumulated": entry.get("opponent_units", 0)}
+            return kind, rules.roll_params(sheet, kind, {**given, **held})
         kind, params = rules.progress_roll(sheet, entry["type"], progress, given)
         return kind, params
     return kind, rules.roll_params(sheet, kind, given)
@@ -245,6 +257,12 @@ def apply_resolution(
             change.target in TRACK_TARGETS or change.target.startswith(COUNTED_PREFIX)
         ):
             applied.append(_mark_track(system, new, track, change))
+        elif track is not None and change.target == OPPONENT_PROGRESS:
+            entry = _track(new, track)
+            before = entry.get("opponent_units", 0)
+            entry["opponent_units"] = change.set_to if change.set_to is not None else before
+            applied.append(StateChange(target=f"tracks.{track}.opponent",
+                                       delta=entry["opponent_units"] - before))  # fmt: skip
         elif change.target in CLOCK_TARGETS and clock is not None:
             applied.append(_advance_clock(new, clock, change.delta or 1))
         else:
@@ -270,6 +288,7 @@ def _completes(
         done = True
     elif entry.get("counted"):
         done = entry.get("target") is not None and entry["units"] >= entry["target"]
+        done = done or entry.get("opponent_units", 0) >= (entry.get("target") or 0) > 0
     else:
         done = resolution.outcome in ("strong_hit", "weak_hit") and _is_progress_roll(
             system, resolution
