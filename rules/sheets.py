@@ -302,6 +302,11 @@ def edit_sheet(rules: SheetRules, sheet: BaseModel, edits: list[SheetEdit]) -> S
             if not isinstance(old, list):
                 raise InvalidParameter(f"{edit.field} is not a list", f"{where}.field")
             item = edit.add if edit.add is not None else edit.remove
+            if old and all(isinstance(v, dict) for v in old):
+                holder[leaf] = _without_record(old, edit, where)
+                applied.append(StateChange(target=f"{edit.field}.{item}", set_to=0,
+                                           note="by hand"))  # fmt: skip
+                continue
             if (item in old) == (edit.add is not None):
                 continue  # marked already, or not marked: nothing to do
             holder[leaf] = [*old, item] if edit.add is not None else [v for v in old if v != item]
@@ -323,6 +328,20 @@ def edit_sheet(rules: SheetRules, sheet: BaseModel, edits: list[SheetEdit]) -> S
         told = f"the edited sheet is refused ({exc.field}): {exc.message}"
         raise InvalidParameter(told, "edits") from None
     return SheetUpdate(sheet=edited, applied=applied)
+
+
+def _without_record(records: list[Any], edit: SheetEdit, where: str) -> list[Any]:
+    """A list of records (Go Forth's wounds) less the first one ``remove`` names by one of its
+    values ("shallow": a Shallow Wound healed by a Reason check). A record is added by the roll
+    that makes it, not by hand."""
+    if edit.remove is None:
+        raise InvalidParameter(
+            f"{edit.field} holds records that a roll adds: only remove one by hand", f"{where}.add"
+        )
+    for at, record in enumerate(records):
+        if edit.remove in record.values():
+            return records[:at] + records[at + 1 :]
+    raise InvalidParameter(f"no entry of {edit.field} is {edit.remove!r}", f"{where}.remove")
 
 
 def _field_bounds(model: Any, path: list[str]) -> tuple[int | None, int | None]:

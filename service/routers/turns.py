@@ -260,8 +260,9 @@ def build_router(settings: Settings) -> APIRouter:
         session_id: SessionId, owner: OwnerDep, database: DatabaseDep,
         format: ExportFormat = "markdown", from_turn: FromTurn = None, to_turn: ToTurn = None,
     ) -> Response:  # fmt: skip
-        """The journal as Markdown (`format=markdown`), or, for sundered_isles and elegy, as
-        Markdown with Iron Vault's `iron-vault-mechanics` blocks (`format=iron_vault`), or as
+        """The journal as Markdown (`format=markdown`), or as Markdown with Iron Vault's
+        `iron-vault-mechanics` blocks (`format=iron_vault`: moves for sundered_isles and elegy,
+        Iron Vault's `dice-expr` node for the other games' dice), or as
         a zip of Obsidian notes to go on playing in Iron Vault (`format=iron_vault_zip`: the
         journal, a character note, one note per track and clock).
         `from_turn` and `to_turn` export a range of turns (an empty one when `from_turn` is

@@ -173,6 +173,13 @@ def _track_nodes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             continue
         if track["ticks"] != prior["ticks"]:
             nodes.append(f"track name={name} from={prior['ticks']} to={track['ticks']}")
+        if track.get("counted") and track.get("units") != prior.get("units"):
+            # a count of its own (Go Forth's Effort on a Heart, Storyteller's successes), not
+            # Iron Vault's ticks: said in words
+            told = f"{track['name']}: {track.get('units')} of {track.get('target')}"
+            if "hearts" in track:
+                told += f", {track['hearts']} Heart(s) left"
+            nodes.append(f"- {kdl_string(told)}")
         status = TRACK_STATUS.get(track.get("status"))
         if track.get("status") != prior.get("status") and status:
             nodes.append(f"track name={name} status={kdl_string(status)}")
@@ -204,6 +211,64 @@ def _burn_nodes(r: Resolution, before: dict[str, Any], after: dict[str, Any]) ->
 MOVE_KINDS = ("move", "action", "progress", "conclusion")
 
 
+def _own_kind_move(system: GameSystem, r: Resolution) -> bool:
+    """A move resolved by a roll kind of its own (Heal, Endure Harm, Lose Momentum...)."""
+    return r.details.get("move") == r.kind and any(m.id == r.kind for m in system.moves)
+
+
+IRONSWORN_FAMILY = ("sundered_isles", "elegy")
+
+
+def dice_expr_nodes(r: Resolution) -> list[str]:
+    """A roll of a game Iron Vault has no moves for (Go Forth, Storyteller, Roll Under): the
+    node of Iron Vault's own Roll dice command, ``dice-expr expr=".." result=.. { rolls ..
+    dice="NdS" }``, every die by its size (the result is their sum), then the outcome as a
+    comment."""
+    groups: dict[int, list[int]] = {}
+    for die in r.dice:
+        groups.setdefault(die.sides, []).append(die.value)
+    nodes = []
+    if groups:
+        expr = " + ".join(f"{len(v)}d{sides}" for sides, v in groups.items())
+        total = sum(sum(v) for v in groups.values())
+        rolls = [f"    rolls {' '.join(map(str, v))} dice=\"{len(v)}d{sides}\""
+                 for sides, v in groups.items()]  # fmt: skip
+        nodes += [f"dice-expr expr={kdl_string(expr)} result={total} {{", *rolls, "}"]
+    told = f"{facts.title(r)}: {str(r.outcome).replace('_', ' ')}"
+    return [*nodes, f"- {kdl_string(told)}"]
+
+
+def _numbers(sheet: dict[str, Any]) -> dict[str, int]:
+    """A sheet's whole numbers by name, at its top and one level down (abilities.brawn is
+    "brawn", Go Forth's momentum.stamina "stamina")."""
+    out: dict[str, int] = {}
+    for key, value in sheet.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[key] = value
+        elif isinstance(value, dict):
+            for sub, inner in value.items():
+                if isinstance(inner, int) and not isinstance(inner, bool):
+                    out.setdefault(sub, inner)
+    return out
+
+
+def _number_nodes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    old, new = _numbers(before.get("sheet", {})), _numbers(after.get("sheet", {}))
+    return [f"meter {kdl_string(name)} from={old[name]} to={value}"
+            for name, value in new.items() if name in old and old[name] != value]  # fmt: skip
+
+
+def _other_game_nodes(turn: TurnRow, r: Resolution | None) -> list[str]:
+    before, after = turn.state_before or {}, turn.state_after or {}
+    body: list[str] = []
+    if r is not None:
+        oracle = r.kind in ("oracle", "table") or any(d.role == "oracle" for d in r.dice)
+        body += roll_nodes(r, None) if oracle else dice_expr_nodes(r)
+    if turn.status == "resolved":
+        body += _number_nodes(before, after) + _track_nodes(before, after)
+    return body or [f"- {kdl_string(turn.words)}"]
+
+
 def iron_vault_nodes(system_id: str, turn: TurnRow) -> list[str]:
     """The nodes of one journal entry."""
     system = get_system(system_id)
@@ -212,6 +277,8 @@ def iron_vault_nodes(system_id: str, turn: TurnRow) -> list[str]:
     if turn.status == "undone":
         told = f"undone: {facts.title(r)}" if r is not None else "undone"
         return [f"- {kdl_string(told)}"]
+    if system_id not in IRONSWORN_FAMILY:
+        return _other_game_nodes(turn, r)
     track_id = (turn.request or {}).get("track")
     track_name = (before.get("tracks") or {}).get(track_id, {}).get("name") if track_id else None
     body: list[str] = []
@@ -223,6 +290,6 @@ def iron_vault_nodes(system_id: str, turn: TurnRow) -> list[str]:
         body += burns
     if turn.status == "resolved":
         body += _sheet_nodes(system, before, after, burned) + _track_nodes(before, after)
-    if r is not None and r.kind in MOVE_KINDS:
+    if r is not None and (r.kind in MOVE_KINDS or _own_kind_move(system, r)):
         return [f"move {kdl_string(move_label(system, r))} {{", *(f"    {n}" for n in body), "}"]
     return body or [f"- {kdl_string(turn.words)}"]

@@ -19,8 +19,6 @@ from service.sessions.iron_vault import iron_vault_nodes
 from service.sessions.models import SessionRow, TurnRow
 from service.sessions.turn_models import TurnOut
 
-IRON_VAULT_SYSTEMS = ("sundered_isles", "elegy")
-
 
 def turn_out(turn: TurnRow) -> TurnOut:
     return TurnOut(
@@ -99,13 +97,6 @@ def export_markdown(
     """The journal as Markdown; ``span``: the (first, last) turn numbers ``turns`` were chosen
     by, said under the title. Over ``max_bytes`` (UTF-8) is a 413 saying which range fits,
     raised as soon as the text grows past it."""
-    if fmt == "iron_vault" and row.system not in IRON_VAULT_SYSTEMS:
-        raise SessionError(
-            409,
-            f"Iron Vault's blocks are for {' and '.join(IRON_VAULT_SYSTEMS)}; export "
-            f"{row.system} as format=markdown",
-            "format",
-        )
     system = get_system(row.system)
     sheet = (row.initial_state or {}).get("sheet", {})
     lines = [f"# {row.name}", "", f"*{system.name}: {sheet.get('name', 'a character')}*", ""]

@@ -34,6 +34,12 @@ TRACK_TARGETS = frozenset({"progress", "progress_marks", "rank", "track_status"}
 # The track a move's "mark progress" marks, by the move's category (Sundered Isles' moves).
 MARKED_TRACK_TYPES = {"combat": "combat", "exploration": "expedition",
                       "scene_challenge": "scene_challenge"}  # fmt: skip
+# Moves without a roll that mark progress on a track of their own (Reach a Milestone: "you may
+# mark progress per the rank of the vow").
+MILESTONE_MOVES = {"reach_a_milestone": "vow"}
+# Contests kept on a counted track: the opponent's count is the track's opponent_units.
+CONTESTED_KINDS = ("extended_resisted",)
+OPPONENT_PROGRESS = "opponent_progress"
 CLOCK_TARGETS = frozenset({"clock", "tension_clock"})
 # Go Forth's Effort against Hearts: the target's effort so far is a counted track's units.
 COUNTED_PREFIX = "target.heart_effort"
@@ -118,6 +124,15 @@ def roll_params(
             given = {**given, "rank": entry["rank"]}  # a progress move's legacy reward by rank
         if "hearts" in entry and "hearts" not in given:
             given = {**given, "hearts": entry["hearts"]}  # kept by the session, not re-sent
+        if kind in CONTESTED_KINDS:
+            # A contest on the track (Storyteller's extended resisted action: "each party rolls
+            # their dice pools. The first to reach the goal wins"): the kind asked for, both
+            # counts kept by the session.
+            for name in ("accumulated", "opponent_accumulated"):
+                if name in given:
+                    raise InvalidParameter(f"params.{name} comes from the track", f"params.{name}")
+            held = {"accumulated": progress, "opponent_accumulated": entry.get("opponent_units", 0)}
+            return kind, rules.roll_params(sheet, kind, {**given, **held})
         kind, params = rules.progress_roll(sheet, entry["type"], progress, given)
         return kind, params
     return kind, rules.roll_params(sheet, kind, given)
@@ -137,14 +152,25 @@ def _rolls_the_track(system: GameSystem, kind: str, given: dict[str, Any]) -> bo
     return "ticks" not in fields or "track" in fields
 
 
+# Sojourn's own kind changes no sheet (it names the recover moves to make); the move kind offers
+# its miss's "choose one" as well.
+_MOVE_KIND_KEPT = ("sojourn",)
+
+
 def own_kind(system: GameSystem, kind: str, given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """A move that rolls nothing but has a roll kind of its own (Lose Momentum, Sacrifice
-    Resources) is that kind: named as a move it did nothing."""
+    """A move that has a roll kind of its own (Lose Momentum, Sacrifice Resources, Endure Harm,
+    Heal, Hearten, Resupply, Repair, Sojourn...) is that kind: named as a move, Lose Momentum did
+    nothing and Heal took no health. The stat a move turn names is dropped where the move's own
+    kind does not take one (a suffer move rolls its meter or stat "whichever is higher")."""
     move_id = given.get("move")
     own = kind == "move" and isinstance(move_id, str) and move_id in system.roll_kinds
-    if own and system.move(str(move_id)).roll == "none":
-        return str(move_id), {k: v for k, v in given.items() if k != "move"}
-    return kind, given
+    if not own or str(move_id) in _MOVE_KIND_KEPT:
+        return kind, given
+    if system.move(str(move_id)).roll in ("progress", "conclusion"):
+        return kind, given
+    fields = system.roll_kinds[str(move_id)].params.model_fields
+    generic = ("move", "stat", "stat_value", "stats")
+    return str(move_id), {k: v for k, v in given.items() if k not in generic or k in fields}
 
 
 def marked_track_type(system: GameSystem, kind: str, given: dict[str, Any]) -> str | None:
@@ -154,6 +180,8 @@ def marked_track_type(system: GameSystem, kind: str, given: dict[str, Any]) -> s
     if kind != "move" or not isinstance(move_id, str) or not system.moves:
         return None
     move = system.move(move_id)
+    if move.roll == "none" and move.id in MILESTONE_MOVES:
+        return MILESTONE_MOVES[move.id]
     if move.roll != "action":
         return None
     texts = " ".join(move.outcomes.values()).lower().replace("do not mark progress", "")
@@ -229,6 +257,12 @@ def apply_resolution(
             change.target in TRACK_TARGETS or change.target.startswith(COUNTED_PREFIX)
         ):
             applied.append(_mark_track(system, new, track, change))
+        elif track is not None and change.target == OPPONENT_PROGRESS:
+            entry = _track(new, track)
+            before = entry.get("opponent_units", 0)
+            entry["opponent_units"] = change.set_to if change.set_to is not None else before
+            applied.append(StateChange(target=f"tracks.{track}.opponent",
+                                       delta=entry["opponent_units"] - before))  # fmt: skip
         elif change.target in CLOCK_TARGETS and clock is not None:
             applied.append(_advance_clock(new, clock, change.delta or 1))
         else:
@@ -254,6 +288,7 @@ def _completes(
         done = True
     elif entry.get("counted"):
         done = entry.get("target") is not None and entry["units"] >= entry["target"]
+        done = done or entry.get("opponent_units", 0) >= (entry.get("target") or 0) > 0
     else:
         done = resolution.outcome in ("strong_hit", "weak_hit") and _is_progress_roll(
             system, resolution

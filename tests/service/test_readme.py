@@ -42,3 +42,14 @@ def test_readme_has_examples() -> None:
 def test_readme_example_works(client: TestClient, path: str, body: str | None) -> None:
     response = client.get(path) if body is None else client.post(path, json=json.loads(body))
     assert response.status_code in (200, 201), response.text
+
+
+def test_the_licence_is_an_spdx_string_not_the_deprecated_table() -> None:
+    # Issue 14: setuptools warned that a `license = {text = ...}` table is deprecated; PEP 639's
+    # SPDX expression (setuptools >= 77) is the form that builds without the warning.
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    assert isinstance(project["project"]["license"], str)
+    assert not any("License ::" in c for c in project["project"].get("classifiers", []))

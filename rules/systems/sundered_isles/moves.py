@@ -7,7 +7,7 @@ Helper of ``system.py``. Move text and tables are data
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -230,6 +230,23 @@ _TABLE_REFERENCES = [
 ]
 
 
+def roll_named_tables(
+    to_roll: list[str], source: DiceSource
+) -> tuple[list[Die], list[dict[str, Any]], list[str]]:
+    """Roll each table (an outcome's Pay the Price...): its dice, its results, its texts."""
+    dice: list[Die] = []
+    results: list[dict[str, Any]] = []
+    texts: list[str] = []
+    for table_id in to_roll:
+        rolled = table_resolution(TABLES[table_id], roll_table(TABLES[table_id], source, TABLES))
+        dice += rolled.dice
+        results.append(
+            {"table": table_id, "roll": rolled.scores["roll"], "results": rolled.details["results"]}
+        )
+        texts.append(f"{TABLES[table_id].name}: {rolled.text}")
+    return dice, results, texts
+
+
 def tables_named(move: Move, texts: list[str]) -> list[str]:
     """Tables the outcome text names, in the order it names them."""
     found: list[tuple[int, str]] = []
@@ -423,6 +440,12 @@ def _reject(params: MoveParams, names: list[str], why: str) -> None:
             raise InvalidParameter(f"{name} does not apply: {why}", f"params.{name}")
 
 
+def _without(text: str, labels: list[str]) -> str:
+    for label in labels:
+        text = text.replace(label, "")
+    return text
+
+
 def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
     move = get_move(params.move)
     rulings: list[str] = []
@@ -458,6 +481,11 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
         result = ask_oracle(params.odds, source).model_copy(update={"citation": move.citation})
     else:
         result = Resolution(outcome="no_roll", citation=move.citation)
+        if move.id == "reach_a_milestone":
+            # "When you make headway in your quest ... you may mark progress per the rank of
+            # the vow": one mark on the vow the turn names.
+            mark = StateChange(target="progress_marks", delta=1, note="mark progress")
+            result = result.model_copy(update={"changes": [mark]})
     band = result.outcome
     match = bool(result.match)
     parts = outcome_parts(move, band, match) if move.roll in ("action", "progress") else []
@@ -495,25 +523,20 @@ def resolve_move(params: MoveParams, source: DiceSource) -> Resolution:
     if move.roll == "none":
         times = params.aspects if move.id == "confront_chaos" else 1
         to_roll = [move.id] * times if move.id in TABLES else tables_named(move, [move.text])
+    elif offered is not None and chosen:
+        # A table only an option names (Sojourn's miss: "You find no relief ... PAY THE PRICE")
+        # is rolled only when that option was chosen.
+        unchosen = [o.label for o in offered.options if o not in chosen]
+        to_roll = tables_named(move, [_without(p, unchosen) for p in parts])
     else:
         to_roll = tables_named(move, parts)
-    table_results = []
     dice = [*result.dice, *recommit_dice]
+    table_results: list[dict[str, Any]] = []
     if params.roll_tables and to_roll:
         rulings.append("move_tables_on_request")
-        for table_id in to_roll:
-            rolled = table_resolution(
-                TABLES[table_id], roll_table(TABLES[table_id], source, TABLES)
-            )
-            dice += rolled.dice
-            table_results.append(
-                {
-                    "table": table_id,
-                    "roll": rolled.scores["roll"],
-                    "results": rolled.details["results"],
-                }
-            )
-            parts.append(f"{TABLES[table_id].name}: {rolled.text}")
+        table_dice, table_results, table_texts = roll_named_tables(to_roll, source)
+        dice += table_dice
+        parts += table_texts
     text = "\n\n".join(parts) if parts else move.text
     return result.model_copy(
         update={

@@ -75,6 +75,26 @@ OUTCOME_RULINGS = [
         quote="On a strong hit, mark progress twice.",
         citation=cite("COMBAT MOVES > STRIKE"),
     ),
+    Ruling(
+        id="reach_a_milestone_marks_the_vow",
+        text=(
+            "Reach a Milestone marks progress once, per its rank, on the vow the turn names (in a "
+            "session with one open vow, that one)."
+        ),
+        quote="you may mark progress per the rank of the vow",
+        citation=cite("QUEST MOVES > REACH A MILESTONE"),
+    ),
+    Ruling(
+        id="suffer_move_is_the_players",
+        text=(
+            "An outcome that says 'Make a suffer move (-N)' (Face Danger's weak hit, Set a "
+            "Course's and Undertake an Expedition's costs) changes nothing by itself: which suffer "
+            "move (Lose Momentum, Endure Harm, Endure Stress, Sacrifice Resources...) is the "
+            "player's, made as the next turn with amount N."
+        ),
+        quote="On a weak hit, you succeed, but not without a cost. Make a suffer move (-1).",
+        citation=cite("ADVENTURE MOVES > FACE DANGER"),
+    ),
 ]
 
 # The track a move's "mark progress" belongs to, by the move's category.

@@ -31,7 +31,12 @@ from rules.systems.sundered_isles.meters import (
     _take_burn,
     sacrifice,
 )
-from rules.systems.sundered_isles.moves import choose_stat, get_move
+from rules.systems.sundered_isles.moves import (
+    choose_stat,
+    get_move,
+    roll_named_tables,
+    tables_named,
+)
 
 _RECOVER_DICE = ACTION_DICE + "; none with automatic_strong_hit"
 
@@ -48,6 +53,32 @@ class _RecoverBase(BaseModel):
     impacts: int = ImpactsField
     burn_momentum: bool = BurnField
     automatic_strong_hit: bool = Field(False, description="taken through Sojourn: no roll")
+    roll_tables: bool = Field(
+        False, description="on a miss, also roll the table it names (Pay the Price)"
+    )
+
+
+def _with_tables(resolution: Resolution, params: Any, source: DiceSource) -> Resolution:
+    """A miss's Pay the Price, as the move kind offers it ("On a miss, the aid is ineffective
+    and the situation worsens. PAY THE PRICE."): named, and rolled when roll_tables is set."""
+    if resolution.outcome != "miss":
+        return resolution
+    move = get_move(str(resolution.details["move"]))
+    to_roll = tables_named(move, [move.outcomes.get("miss", "")])
+    if not to_roll:
+        return resolution
+    details = {**resolution.details, "tables_named": to_roll, "tables_rolled": []}
+    if not params.roll_tables:
+        return resolution.model_copy(update={"details": details})
+    dice, results, texts = roll_named_tables(to_roll, source)
+    return resolution.model_copy(
+        update={
+            "dice": [*resolution.dice, *dice],
+            "text": "\n\n".join([resolution.text or "", *texts]),
+            "rulings": [*resolution.rulings, "move_tables_on_request"],
+            "details": {**details, "tables_rolled": results},
+        }
+    )
 
 
 def _recover_roll(move_id: str, params: Any, sheet: Sheet, source: DiceSource) -> Resolution | None:
@@ -101,7 +132,9 @@ def resolve_heal(params: HealParams, source: DiceSource) -> Resolution:
         else:
             choices["weak_hit_choice"] = ["lose_momentum", "sacrifice_resources"]
             sheet.rule("choices_are_the_players")
-    return _resolution(sheet, "heal", band, roll, details={"choices": choices})
+    return _with_tables(
+        _resolution(sheet, "heal", band, roll, details={"choices": choices}), params, source
+    )
 
 
 class HeartenParams(_RecoverBase):
@@ -125,7 +158,7 @@ def resolve_hearten(params: HeartenParams, source: DiceSource) -> Resolution:
             sheet.meter("spirit", 2 + more, "Hearten: +2 spirit")
     if band == "weak_hit":
         sheet.lose_momentum(1, "Hearten weak hit: Lose Momentum (-1)")
-    return _resolution(sheet, "hearten", band, roll)
+    return _with_tables(_resolution(sheet, "hearten", band, roll), params, source)
 
 
 class ResupplyParams(_RecoverBase):
@@ -155,7 +188,9 @@ def resolve_resupply(params: ResupplyParams, source: DiceSource) -> Resolution:
         else:
             choices["hit_choice"] = ["supply", "item"]
             sheet.rule("choices_are_the_players")
-    return _resolution(sheet, "resupply", band, roll, details={"choices": choices})
+    return _with_tables(
+        _resolution(sheet, "resupply", band, roll, details={"choices": choices}), params, source
+    )
 
 
 REPAIR_POINTS = {
@@ -208,7 +243,7 @@ def resolve_repair(params: RepairParams, source: DiceSource) -> Resolution:
             sacrifice(sheet, params.supply_spent, params.unprepared)
             points += params.supply_spent
         sheet.rule("repair_points")
-    return _resolution(
+    resolution = _resolution(
         sheet,
         "repair",
         band,
@@ -216,6 +251,7 @@ def resolve_repair(params: RepairParams, source: DiceSource) -> Resolution:
         scores={"repair_points": points},
         details={"repair_points": points},
     )
+    return _with_tables(resolution, params, source)
 
 
 class SojournParams(_RecoverBase):

@@ -921,17 +921,19 @@ class SheetRules:
             if params.get(param) is None:
                 text = CHOICE_TEXT[move_id][param]
                 pending.append(_choice(param, text, values, resolution.citation))
-        if kind != "move":
-            return pending
         offered = details.get("options")
-        if offered and params.get("options") is None:
-            pending.append(options_choice(offered, resolution.citation))
+        if kind == "move" and offered and params.get("options") is None:
+            # "Choose one" first: a table one option names (Sojourn's "You find no relief ...
+            # PAY THE PRICE") is asked only if that option is chosen.
+            return [*pending, options_choice(offered, resolution.citation)]
         tables: list[str] = details.get("tables_named") or []
-        if tables and not params.get("roll_tables"):
+        if tables and not params.get("roll_tables"):  # a recover move's miss too
             text = TABLE_CHOICE_TEXT.get(tables[0], _TABLE_CHOICE_DEFAULT)
             pending.append(
                 _choice("roll_tables", text, [True, False], get_move(tables[0]).citation)
             )
+        if kind != "move":
+            return pending
         if move_id == "take_decisive_action" and "position" not in params:
             band: Band = resolution.outcome  # type: ignore[assignment]
             if bad_spot_band(band, bool(resolution.match)) != band:

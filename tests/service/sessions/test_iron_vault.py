@@ -35,6 +35,9 @@ NODES: dict[str, tuple[int, set[str], set[str]]] = {
     "impact": (2, {"name", "marked"}, set()),
     "position": (2, {"from", "to"}, set()),
     "initiative": (2, {"from", "to"}, set()),
+    # Iron Vault's Roll dice command: dice-expr expr="3d6 - 1d4" result=2 { rolls 1 2 3 dice="3d6" }
+    "dice-expr": (0, {"expr", "result"}, {"expr", "result"}),
+    "rolls": (100, {"dice"}, {"dice"}),
 }  # fmt: skip
 STATUSES = {"track": {"added", "completed", "removed", "reopened"}, "clock": {"added", "removed"}}
 BLOCK = re.compile(r"```iron-vault-mechanics\n(.*?)```", re.DOTALL)
@@ -107,6 +110,41 @@ def test_an_elegy_journal_exports_valid_blocks(client: TestClient) -> None:
             check_node(node)
 
 
+OTHER_GAMES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
+    "go_forth": ({"name": "Ash", "attributes": {"might": 3}}, [
+        {"kind": "effort", "track": "t1", "params": {"attribute": "might", "tn": 12},
+         "dice": [15, 6]},
+        {"kind": "oracle", "params": {"odds": "likely"}, "dice": [33]},
+    ]),
+    "storyteller": ({"name": "Mara", "traits": {"dexterity": 3, "athletics": 2}}, [
+        {"kind": "simple", "params": {"traits": ["dexterity", "athletics"], "difficulty": 6},
+         "dice": [8, 7, 1, 3, 9]},
+    ]),
+    "roll_under": ({"name": "Ash", "abilities": {"brawn": 12, "finesse": 14, "intellect": 9},
+                    "hp": 6}, [{"kind": "harm", "params": {"damage": 8}, "dice": [15]}]),
+}  # fmt: skip
+
+
+def test_the_other_games_export_iron_vaults_dice_expr(client: TestClient) -> None:
+    # Iron Vault has no moves for Go Forth, Storyteller or Roll Under: their dice are its Roll
+    # dice command's dice-expr node, the outcome a comment, the sheet's numbers meters.
+    for system, (sheet, turns) in OTHER_GAMES.items():
+        sid = create(client, system, sheet)["id"]
+        if system == "go_forth":
+            client.post(f"/v1/sessions/{sid}/tracks", json={"type": "heart", "name": "Ogre"})
+        for body in turns:
+            r = client.post(f"/v1/sessions/{sid}/turns", json={"words": "I act", **body})
+            assert r.status_code == 201, r.text
+        text = client.get(f"/v1/sessions/{sid}/export", params={"format": "iron_vault"}).text
+        nodes = [node for doc in export_blocks(text) for node in doc.nodes]
+        for node in nodes:
+            check_node(node)
+        expr = next(n for n in nodes if n.name == "dice-expr")
+        rolled = [v for child in expr.nodes for v in child.args]
+        assert expr.props["result"] == sum(rolled), system
+    assert 'meter "brawn" from=12 to=10' in text and 'meter "hp" from=6 to=0' in text
+
+
 def test_a_sundered_isles_session_as_an_obsidian_vault(client: TestClient) -> None:
     # Issue 14: an Iron Vault user continues the campaign in Obsidian: the journal, a character
     # note and a note per track and clock, with Iron Vault's `iron-vault-kind` frontmatter.
@@ -145,3 +183,15 @@ def test_a_sundered_isles_session_as_an_obsidian_vault(client: TestClient) -> No
     journal = texts[f"{root}/Journal.md"]
     assert "[[Progress/Find my sister|Find my sister]]" in journal
     assert "[[Characters/Kell|Kell]]" in journal and "```iron-vault-mechanics" in journal
+
+
+def test_a_recover_move_is_a_move_block(client: TestClient) -> None:
+    # Heal resolved by its own kind is still Iron Vault's move, linked to Datasworn.
+    from tests.service.sessions.test_play_ironsworn import KELL
+
+    sid = create(client, "sundered_isles", {**KELL, "health": 3})["id"]
+    body = {"words": "I bind it", "move": "heal", "params": {"stat": "iron"}, "dice": [6, 1, 2]}
+    assert client.post(f"/v1/sessions/{sid}/turns", json=body).status_code == 201
+    text = client.get(f"/v1/sessions/{sid}/export?format=iron_vault").text
+    assert 'move "[Heal](datasworn:move:starforged/recover/heal)" {' in text
+    assert 'meter "health" from=3 to=5' in text

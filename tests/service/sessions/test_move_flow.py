@@ -158,3 +158,67 @@ def test_an_error_about_the_move_names_the_field_it_was_sent_in(client: TestClie
     inside = play.post("/turns", {"words": "I end it", "track": "t1", "dice": [1, 2],
                                   "params": {"move": "take_decisive_action"}}, 422)  # fmt: skip
     assert inside["error"]["field"] == "params.move"
+
+
+def test_a_recover_move_named_as_a_move_recovers(client: TestClient) -> None:
+    # Named as a move, Heal took no health and Hearten no spirit (as Lose Momentum did nothing).
+    # Hearten: "If you are shaken, clear the impact and take +1 spirit. Otherwise, take +2
+    # spirit." and "On a weak hit, as above, but this indulgence is fleeting. ... Then, LOSE
+    # MOMENTUM (-1)." Heart 2 + action 4 = 6 beats 5, not 9.
+    play = _kell(client, spirit=2)
+    play.post("/turns", {"words": "I drink with the crew", "move": "hearten",
+                         "params": {"stat": "heart"}, "dice": [4, 5, 9]})  # fmt: skip
+    sheet = play.state()["sheet"]
+    assert (sheet["spirit"], sheet["momentum"]) == (4, 1)
+    # Heal: "On a weak hit, as above, but the recovery costs extra time or resources. Choose
+    # one: LOSE MOMENTUM (-2) or SACRIFICE RESOURCES (-2)." Iron 3 + 4 = 7 beats 5, not 9.
+    play = _kell(client, health=2)
+    healed = play.post("/turns", {"words": "I stitch the cut", "move": "heal",
+                                  "params": {"stat": "iron"}, "dice": [4, 5, 9]})  # fmt: skip
+    [choice] = healed["choices"]
+    assert choice["param"] == "weak_hit_choice"
+    play.post(f"/turns/{healed['number']}/choose",
+              {"choices": {"weak_hit_choice": "sacrifice_resources"}})  # fmt: skip
+    sheet = play.state()["sheet"]
+    assert (sheet["health"], sheet["supply"], sheet["momentum"]) == (5, 3, 2)
+    # "On a miss, the aid is ineffective and the situation worsens. PAY THE PRICE."
+    missed = play.post("/turns", {"words": "I stitch it again", "move": "heal",
+                                  "params": {"stat": "iron"}, "dice": [1, 9, 9]})  # fmt: skip
+    assert [c["param"] for c in missed["choices"]] == ["roll_tables"]
+    rolled = play.post(f"/turns/{missed['number']}/choose",
+                       {"choices": {"roll_tables": True}, "dice": [50]})  # fmt: skip
+    assert rolled["resolution"]["details"]["tables_rolled"][0]["table"] == "pay_the_price"
+
+
+def test_a_table_one_option_names_is_asked_only_when_it_is_chosen(client: TestClient) -> None:
+    # Sojourn: "On a miss, choose one. - The community needs your help ... resolve this move as
+    # a strong hit. - You find no relief, and the situation grows worse. PAY THE PRICE."
+    # Choices follow from the outcome after earlier choices: Pay the Price only after the second.
+    play = _kell(client)
+    sojourn = {"words": "I seek harbour", "move": "sojourn", "params": {"stat": "heart"},
+               "dice": [1, 9, 9]}  # fmt: skip
+    missed = play.post("/turns", sojourn)
+    assert [c["param"] for c in missed["choices"]] == ["options"]
+    [help_them, no_relief] = [o["value"] for o in missed["choices"][0]["options"]]
+    helped = play.post(f"/turns/{missed['number']}/choose", {"choices": {"options": help_them}})
+    assert helped["status"] == "resolved"
+    missed = play.post("/turns", sojourn)
+    worse = play.post(f"/turns/{missed['number']}/choose", {"choices": {"options": no_relief}})
+    assert [c["param"] for c in worse["choices"]] == ["roll_tables"]
+
+
+def test_make_a_suffer_move_is_the_players_next_turn(client: TestClient) -> None:
+    # Face Danger: "On a weak hit, you succeed, but not without a cost. Make a suffer move
+    # (-1)." (ruling suffer_move_is_the_players): the weak hit changes nothing by itself; the
+    # player's Endure Harm (-1) is the next turn: "suffer -health equal to your harm".
+    rulings = {r["id"] for s in client.get("/v1/systems").json()
+               if s["id"] == "sundered_isles" for r in s["rulings"]}  # fmt: skip
+    assert {"suffer_move_is_the_players", "reach_a_milestone_marks_the_vow"} <= rulings
+    play = _kell(client)
+    before = play.state()["sheet"]
+    weak = play.post("/turns", {"words": "I dodge", "move": "face_danger",
+                                "params": {"stat": "edge"}, "dice": [4, 5, 9]})  # fmt: skip
+    assert weak["status"] == "resolved" and play.state()["sheet"] == before
+    play.post("/turns", {"words": "The rope burns", "move": "endure_harm",
+                         "params": {"amount": 1}})  # fmt: skip
+    assert play.state()["sheet"]["health"] == 4

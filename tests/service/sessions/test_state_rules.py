@@ -135,3 +135,52 @@ def test_a_sheet_edit_names_what_was_wrong(client: TestClient) -> None:
     assert state(client, sid)["sheet"]["hp"] == 6  # nothing of a refused edit was kept
     ok = client.post(url, json={"edits": [{"field": "abilities.brawn", "delta": -2}]})
     assert ok.status_code == 200 and state(client, sid)["sheet"]["abilities"]["brawn"] == 10
+
+
+def test_a_go_forth_wound_healed_by_a_reason_check_is_removed_by_hand(client: TestClient) -> None:
+    # go_forth.txt, the Severity Table: "6 – 15 Shallow Wound (Reason check or Long Rest)". A
+    # Reason check that heals it is the player's to record: removing a wound by its severity
+    # took nothing (a 200 that changed nothing).
+    wounds = [{"severity": "flesh", "defense": "mind", "roll": 1},
+              {"severity": "shallow", "defense": "body", "roll": 3}]  # fmt: skip
+    sid = create(client, "go_forth", {**SHEETS["go_forth"], "wounds": wounds})["id"]
+    url = f"/v1/sessions/{sid}/sheet"
+    healed = client.post(url, json={"edits": [{"field": "wounds", "remove": "shallow"}]})
+    assert healed.status_code == 200, healed.text
+    assert [w["severity"] for w in state(client, sid)["sheet"]["wounds"]] == ["flesh"]
+    none = client.post(url, json={"edits": [{"field": "wounds", "remove": "vicious"}]})
+    assert none.status_code == 422 and none.json()["error"]["field"] == "edits[0].remove"
+    added = client.post(url, json={"edits": [{"field": "wounds", "add": "shallow"}]})
+    assert added.status_code == 422 and added.json()["error"]["field"] == "edits[0].add"
+
+
+def test_an_extended_resisted_action_keeps_both_counts_on_its_track(client: TestClient) -> None:
+    # storyteller.txt: "An extended resisted action has a fixed success goal, and each party
+    # rolls their dice pools. The first to reach the goal wins." A turn naming the track kept
+    # its kind (it ran a plain extended action and refused the opponent); the session keeps the
+    # opponent's successes as it keeps the player's.
+    sid = create(client, "storyteller", SHEETS["storyteller"])["id"]
+    client.post(f"/v1/sessions/{sid}/tracks",
+                json={"type": "extended_action", "name": "Arm wrestling", "target": 3})  # fmt: skip
+    contest = {"traits": ["dexterity"], "difficulty": 6, "opponent_pool": 2,
+               "opponent_difficulty": 6}  # fmt: skip
+    # dexterity 3: 7, 8, 2 is 2 successes; the opponent's 9, 3 is 1
+    first = turn(client, sid, words="I push", kind="extended_resisted", track="t1",
+                 params=contest, dice=[7, 8, 2, 9, 3])  # fmt: skip
+    assert first["resolution"]["kind"] == "extended_resisted"
+    track = state(client, sid)["tracks"]["t1"]
+    assert (track["units"], track["opponent_units"], track["status"]) == (2, 1, "open")
+    # 1 more for me (3: the goal), 0 for them: I reach it first
+    won = turn(client, sid, words="I push", kind="extended_resisted", track="t1",
+               params=contest, dice=[7, 2, 2, 4, 3])  # fmt: skip
+    assert won["resolution"]["details"]["winner"] == "actor"
+    track = state(client, sid)["tracks"]["t1"]
+    assert (track["units"], track["opponent_units"], track["status"]) == (3, 1, "completed")
+    assert client.post(f"/v1/sessions/{sid}/replay").json()["ok"] is True
+    # the counts are the track's: sending one is a 422 naming it
+    sid2 = create(client, "storyteller", SHEETS["storyteller"])["id"]
+    client.post(f"/v1/sessions/{sid2}/tracks",
+                json={"type": "extended_action", "name": "Race", "target": 3})  # fmt: skip
+    r = client.post(f"/v1/sessions/{sid2}/turns", json={"words": "I run", "track": "t1",
+                    "kind": "extended_resisted", "params": {**contest, "accumulated": 2}})  # fmt: skip
+    assert r.status_code == 422 and r.json()["error"]["field"] == "params.accumulated"

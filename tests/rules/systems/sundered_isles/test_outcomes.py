@@ -187,3 +187,18 @@ def test_every_offered_pick_resolves_to_the_same_dice(action: int, c1: int, c2: 
                     dice=[action, c1, c2],
                 )  # fmt: skip
                 assert again.outcome == first.outcome and again.dice == first.dice
+
+
+def test_ruling_reach_a_milestone_marks_the_vow() -> None:
+    # Reach a Milestone: "you may mark progress per the rank of the vow": one mark, no roll.
+    params = RULES.roll_params(sheet(), "move", {"move": "reach_a_milestone"})
+    r = resolve_roll("sundered_isles", "move", params, dice=[])
+    assert r.dice == [] and ("progress_marks", 1, "mark progress") in changes(r)
+
+
+def test_ruling_suffer_move_is_the_players() -> None:
+    # Face Danger: "On a weak hit, you succeed, but not without a cost. Make a suffer move
+    # (-1).": no change the engine picks (the player makes the suffer move next).
+    params = RULES.roll_params(sheet(), "move", {"move": "face_danger", "stat": "edge"})
+    r = resolve_roll("sundered_isles", "move", params, dice=[4, 5, 9])
+    assert r.outcome == "weak_hit" and r.changes == []
