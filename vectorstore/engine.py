@@ -65,11 +65,11 @@ def move_text(move: Move) -> str:
         outcome = move.outcomes.get(band, "").strip()
         if outcome and _norm(outcome) not in told:
             body += f"\n\n{outcome}"
-    return f"Move: {move.name}\n{body}"
+    return f"Move: {move.name}.\n{body}"
 
 
 def table_text(table: Table) -> str:
-    lines = [f"Table: {table.name} (roll {table.dice})"]
+    lines = [f"Table: {table.name} (roll {table.dice})."]
     for row in table.rows:
         span = str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
         lines.append(f"{span}: {row.text}")

@@ -53,6 +53,7 @@ VECTOR_WEIGHT = 0.65
 NAME_WEIGHT = 0.3
 RULING_WEIGHT = 0.8
 GLOSSARY_IN_VECTOR = True
+ABSENT_WEIGHT = 2.0
 ALL_SYSTEMS = "all"  # the system of house rules that apply to every system
 MAX_QUERY_CHARS = 500
 MAX_K = 50
@@ -413,6 +414,13 @@ class Library:
         if systems is not None and len(scores):
             scores = np.where(np.isin(self._system_of, list(systems)), scores, 0.0)
         return {kw.ids[i]: float(scores[i]) for i in np.flatnonzero(scores > 0)}
+
+    def word_weight(self, word: str) -> float:
+        """How rare a (tokenized) word is in the passages: its inverse document frequency; a word
+        no passage has weighs ABSENT_WEIGHT times the rarest word's (a question about something
+        the texts never name is not about these rules)."""
+        self._keyword_index()
+        return self._names.idf.get(word, ABSENT_WEIGHT * self._names.rare)
 
     def keyword_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
         return [i for i, _ in _best(self.keyword_scores(query, systems))[:DEPTH]]

@@ -55,7 +55,8 @@ def title_of(chunk: Chunk) -> list[str]:
         first = chunk.text.split("\n", 1)[0]
         if first.startswith("Ruling ("):
             return [first[len("Ruling (") :].partition(")")[0]]
-        return [first.partition(": ")[2].split(" (roll ")[0], chunk.heading.rsplit(" > ", 1)[-1]]
+        name = first.partition(": ")[2].split(" (roll ")[0].rstrip(".")
+        return [name, chunk.heading.rsplit(" > ", 1)[-1]]
     merged = [t for t in chunk.extra.get("titles", "").split("\n") if t]
     return [chunk.heading.rsplit(" > ", 1)[-1], *merged]
 
@@ -143,12 +144,21 @@ def load_glossary(path: Path = GLOSSARY) -> tuple[Term, ...]:
     return tuple(terms)
 
 
-def glossary_terms(query_words: Sequence[str], system: str | None) -> list[str]:
-    """The games' terms for the everyday words of a query (of its system, or of every one)."""
+def glossary_matches(
+    query_words: Sequence[str], system: str | None
+) -> list[tuple[str, tuple[str, ...]]]:
+    """(the game's term, the everyday words of the query that said it), for a query's system
+    (or every system)."""
     found = []
     for t in load_glossary():
         if system is not None and t.systems and system not in t.systems:
             continue
-        if any(_find(p, query_words) for p in t.phrases) and t.term not in found:
-            found.append(t.term)
+        for p in t.phrases:
+            if _find(p, query_words):
+                found.append((t.term, p))
     return found
+
+
+def glossary_terms(query_words: Sequence[str], system: str | None) -> list[str]:
+    """The games' terms for the everyday words of a query (of its system, or of every one)."""
+    return list(dict.fromkeys(term for term, _ in glossary_matches(query_words, system)))
