@@ -466,9 +466,9 @@ class Library:
             named = self._named(words, tokenize(" ".join(terms)), systems)
             blend = self._rank_one(fuse(keyword, vector, candidates=top), named)
             if (fusion or self.fusion) == "rrf":
-                # The passages the query names are a third ranking.
-                rankings = [top, [i for i, _ in _best(vector)], [i for i, _ in _best(named)]]
-                ranked = rrf([r for r in rankings if r], tiebreak=dict(blend))
+                # (The names lift only the blend that breaks its ties: as a third ranking they
+                # cost RRF recall@1, 0.85 -> 0.65 on the public set.)
+                ranked = rrf([top, [i for i, _ in _best(vector)]], tiebreak=dict(blend))
             else:
                 ranked = blend
         return [self._passage(i, s) for i, s in ranked[:k] if i in self._chunks]

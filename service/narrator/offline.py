@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from rules.errors import RulesError
 from rules.models import Resolution
-from rules.registry import GameSystem
+from rules.registry import GameSystem, resolve_roll
 from service.narrator import facts
 from service.narrator.quotes import normalise
+from service.narrator.records import WorkedExample
 from vectorstore.engine import READS
 from vectorstore.keyword import tokenize
 from vectorstore.models import Passage
@@ -115,12 +118,17 @@ def rules_answer(
     passages: Sequence[Passage],
     known: int = 0,
     weight: Callable[[str], float] | None = None,
+    example: Resolution | None = None,
 ) -> tuple[str, list[tuple[int, str]]]:
-    """The answer from the ``known`` first passages (the engine's ruling, the move outcome
+    """(With the ``example`` the engine resolved, told after the answer.) The answer from the
+    ``known`` first passages (the engine's ruling, the move outcome
     asked for) when there are any, else the best sentences of the passages, quoted with their
     citations; and the quotations made."""
     if not passages:
         return "No passage of the indexed rulebooks matches this question.", []
+    if example is not None:
+        text, picked = rules_answer(question, passages, known, weight)
+        return f"{text}\n{worked_text(example)}", picked
     if known:
         answer, picked = _known_answer(passages[0]), [(0, passages[0].text)]
         if passages[0].id.split(":")[2:3] == ["ruling"]:
@@ -149,3 +157,54 @@ def rules_answer(
         c = passages[i].citation
         lines.append(f"{_quote(sentence)} [P{i + 1}] ({c.source}, {c.heading})")
     return "\n".join(lines), picked
+
+
+# A stat's value said with it: "+2 edge", "edge +2", "edge of 2".
+_STAT_VALUE = r"(?:([+-]?\d+)\s+{stat}\b|\b{stat}\s+(?:of\s+)?([+-]?\d+))"
+_NUMBER = re.compile(r"(?<![\w+-])(\d+)(?![\w])")
+
+
+def worked_example(system: GameSystem, question: str) -> WorkedExample:
+    """The move roll a question describes, resolved by the engine without a model: the move it
+    names (else the move its words fit best, as a session proposes one offline:
+    service.sessions.propose), the stat said with its value, and the other numbers as the dice
+    in the order said; the engine's reason when it refuses. Status none for a system
+    without moves (its roll kinds' parameters are for a model, or the player, to give)."""
+    from service.sessions.propose import move_ranking  # (the sessions import the narrator)
+
+    if not system.moves or "move" not in system.roll_kinds:
+        return WorkedExample(status="none", reason="offline, only a move's roll is worked out")
+    low = f" {' '.join(question.lower().split())} "
+    named = [m for m in system.moves if f" {m.name.lower()}" in low]
+    move = (
+        max(named, key=lambda m: len(m.name)).id if named else move_ranking(system, question)[0][0]
+    )
+    params: dict[str, Any] = {"move": move}
+    text = question
+    for stat in system.stats:
+        m = re.search(_STAT_VALUE.format(stat=re.escape(stat)), text, re.IGNORECASE)
+        if m:
+            params["stat"], params["stat_value"] = stat, int(m.group(1) or m.group(2))
+            text = text[: m.start()] + text[m.end() :]
+            break
+    dice = [int(n) for n in _NUMBER.findall(text)]
+    shown: dict[str, object] = {"kind": "move", "params": params, "dice": dice}
+    try:
+        resolution = resolve_roll(system.id, "move", params, dice=dice)
+    except RulesError as exc:
+        return WorkedExample(
+            status="rejected", proposal=shown, reason=f"the engine refused it: {exc.message}"
+        )
+    return WorkedExample(status="resolved", proposal=shown, resolution=resolution)
+
+
+def worked_text(resolution: Resolution) -> str:
+    """A worked example for an answer: every number from the engine's record."""
+    scores = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in resolution.scores.items())
+    dice = ", ".join(f"{d.role} {d.value}" for d in resolution.dice)
+    told = f"{facts.title(resolution)}: {facts.outcome_words(resolution)}"
+    return (
+        f"Worked example, resolved by fateweaver's rules engine: {told} (dice: {dice}"
+        + (f"; {scores}" if scores else "")
+        + ")."
+    )

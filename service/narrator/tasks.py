@@ -326,8 +326,12 @@ async def prepare_ask(req: AskRequest, model: ChatModel | None, library: Library
     worked = WorkedExample(status="none")
     if model is not None and system is not None and describes_roll(question):
         worked = await propose_roll(model, system, question, calls)
+    elif system is not None and describes_roll(question):
+        worked = offline.worked_example(system, question)  # the engine, without a model
     system_name = system.name if system else "the games in the rulebooks"
-    offline_text, _ = offline.rules_answer(question, passages, len(known), library.word_weight)
+    offline_text, _ = offline.rules_answer(
+        question, passages, len(known), library.word_weight, worked.resolution
+    )
 
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("rules_answer").render(

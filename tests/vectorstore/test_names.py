@@ -38,7 +38,10 @@ def test_burning_momentum_finds_the_ruling_and_the_sentence_it_reads(library: Li
     # The Sundered Isles text defers burning momentum to Starforged; the engine's ruling
     # burn_momentum reads its quick reference.
     hits = library.search(
-        "What happens if I burn momentum on a weak hit?", system="sundered_isles", k=3
+        "What happens if I burn momentum on a weak hit?",
+        system="sundered_isles",
+        k=3,
+        fusion="score",
     )
     ruling = next(p for p in hits if p.id == "engine:sundered_isles:ruling:burn_momentum")
     wanted = next(r for r in get_system("sundered_isles").rulings if r.id == "burn_momentum")
@@ -50,14 +53,15 @@ def test_burning_momentum_finds_the_ruling_and_the_sentence_it_reads(library: Li
 def test_a_named_move_comes_first_with_its_outcomes(library: Library) -> None:
     # Sundered Isles, STRIKE: "On a strong hit, mark progress twice. You dominate your foe and
     # stay in control."
-    top = library.search("What does a strong hit on Strike do?", system="sundered_isles", k=1)[0]
+    q = "What does a strong hit on Strike do?"
+    top = library.search(q, system="sundered_isles", k=1, fusion="score")[0]
     assert top.citation.heading == "COMBAT MOVES > STRIKE"
     assert "mark progress twice. You dominate your foe" in top.text
 
 
 @pytest.mark.parametrize("query", ["How does a Stirke work?", "what do strikes do"])
 def test_misspelt_and_plural_names_are_found(library: Library, query: str) -> None:
-    top = library.search(query, system="sundered_isles", k=1)[0]
+    top = library.search(query, system="sundered_isles", k=1, fusion="score")[0]
     assert top.citation.heading == "COMBAT MOVES > STRIKE"
 
 

@@ -261,3 +261,33 @@ def test_the_model_gets_the_ruling_as_the_first_passage(
     text = prompt_text(model.calls.last.request)
     first = text.split('<passage id="P1"', 1)[1].split("</passage>", 1)[0]
     assert "Burning momentum replaces the action score" in first
+
+
+def test_an_offline_answer_works_its_example_out_with_the_engine(tmp_path: Path) -> None:
+    # Sundered Isles, Face Danger: "On a weak hit, you succeed, but not without a cost."
+    # 5 + 2 = 7 beats 3 but not 8: a weak hit, computed by the engine, not by the answer's words.
+    with TestClient(offline_app(tmp_path)) as c:
+        body = c.post("/v1/rules/ask", json=ask(ROLL_QUESTION)).json()
+    example = body["worked_example"]
+    assert example["status"] == "resolved"
+    assert example["proposal"] == {
+        "kind": "move",
+        "params": {"move": "face_danger", "stat": "edge", "stat_value": 2},
+        "dice": [5, 3, 8],
+    }
+    assert example["resolution"]["outcome"] == "weak_hit"
+    assert example["resolution"]["scores"]["action_score"] == 7
+    assert (
+        "Worked example, resolved by fateweaver's rules engine: Face Danger: weak hit"
+        in (body["answer"])
+    )
+    assert "action score 7" in body["answer"]
+
+
+def test_an_offline_example_the_engine_refuses_is_not_shown(tmp_path: Path) -> None:
+    question = "I Face Danger with +2 edge and rolled 5, 3, 8 and 9. What happens?"
+    with TestClient(offline_app(tmp_path)) as c:
+        body = c.post("/v1/rules/ask", json=ask(question)).json()
+    assert body["worked_example"]["status"] == "rejected"
+    assert "too many dice" in body["worked_example"]["reason"]
+    assert "Worked example" not in body["answer"]
