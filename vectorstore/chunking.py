@@ -82,7 +82,9 @@ class Chunk:
         model reads) windows of its lines, each under the heading path."""
         body = clean_markup(self.text).strip()
         out = [self.index_text]
-        if len(body) <= WINDOW_CHARS:
+        if len(body) <= WINDOW_CHARS or self.kind == "engine":
+            # (the engine's passages restate the texts, whose windows hold the same words: one
+            # vector each keeps a cold start's embedding to +226 windows, not +433)
             return out
         cur = ""
         for line in body.splitlines():
