@@ -24,6 +24,7 @@ from vectorstore.embeddings import (
     local_embeddings,
     make_embeddings,
 )
+from vectorstore.engine import engine_docs
 from vectorstore.index import open_chroma
 from vectorstore.library import Cancelled, Library, Progress
 
@@ -50,8 +51,9 @@ def build_library(
         f"rules-{emb_id}", path=settings.data_dir / "chroma", url=settings.chroma_url
     )
     library = Library(
-        settings.data_dir, index, factory, emb_id, fusion=settings.retrieval_fusion, stop=stop
-    )
+        settings.data_dir, index, factory, emb_id, fusion=settings.retrieval_fusion, stop=stop,
+        knowledge=engine_docs,
+    )  # fmt: skip
     library.sync(progress)
     return library
 

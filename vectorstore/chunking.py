@@ -72,15 +72,19 @@ class Chunk:
     @property
     def keyword_text(self) -> str:
         """What BM25 reads: the index text with the section's own title once more (a title
-        weighs more than a word of the body)."""
-        return f"{self.heading.rsplit(' > ', 1)[-1]}\n{self.index_text}"
+        weighs more than a word of the body), and the words ``extra["keyword"]`` weighs more (a
+        move's trigger)."""
+        extra = f"\n{self.extra['keyword']}" if "keyword" in self.extra else ""
+        return f"{self.heading.rsplit(' > ', 1)[-1]}\n{self.index_text}{extra}"
 
     def windows(self) -> list[str]:
         """The texts embedded for this chunk: the whole chunk, then (when it is longer than the
         model reads) windows of its lines, each under the heading path."""
         body = clean_markup(self.text).strip()
         out = [self.index_text]
-        if len(body) <= WINDOW_CHARS:
+        if len(body) <= WINDOW_CHARS or self.kind == "engine":
+            # (the engine's passages restate the texts, whose windows hold the same words: one
+            # vector each keeps a cold start's embedding to +226 windows, not +433)
             return out
         cur = ""
         for line in body.splitlines():
@@ -326,5 +330,10 @@ def chunk_text(
             if not body.strip():
                 continue
             cid = _chunk_id(system, source, heading, body, seen, kind)
-            chunks.append(Chunk(cid, system, source, heading, a, b, body, kind, doc or source))
+            # The titles of the other sections merged into it (a name lookup finds them).
+            titles = [s.path[-1] for s in group if s is not head and a <= s.start < b]
+            extra = {"titles": "\n".join(titles)} if titles else {}
+            chunks.append(
+                Chunk(cid, system, source, heading, a, b, body, kind, doc or source, extra)
+            )
     return chunks

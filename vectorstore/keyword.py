@@ -102,6 +102,9 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith(("ss", "us", "is")):
                 return word
+            if suffix == "es" and not word.endswith(("sses", "xes", "zes", "ches", "shes")):
+                continue  # strikes -> strike (by "s"), not strik; boxes -> box
+
             word = word[: -len(suffix)] + repl
             if suffix in ("ing", "ed") and word[-1] == word[-2] and word[-1] not in "lsz":
                 word = word[:-1]  # flagged -> flag, stopping -> stop
@@ -129,10 +132,16 @@ class KeywordIndex:
             self._bm25 = bm25s.BM25(k1=1.2, b=0.75)
             self._bm25.index(corpus, show_progress=False)
 
-    def scores(self, query: str) -> np.ndarray:
+    @property
+    def vocab(self) -> set[str]:
+        return set(self._bm25.vocab_dict) if self._bm25 is not None else set()
+
+    def scores(self, query: str | list[str]) -> np.ndarray:
+        """BM25 of every document for a query (a text, or its words already tokenized)."""
         if self._bm25 is None:
             return np.zeros(0)
-        tokens = [t for t in tokenize(query) if t in self._bm25.vocab_dict]
+        words = tokenize(query) if isinstance(query, str) else query
+        tokens = [t for t in words if t in self._bm25.vocab_dict]
         if not tokens:
             return np.zeros(len(self.ids))
         return np.asarray(self._bm25.get_scores(tokens))

@@ -30,13 +30,14 @@ from rules.errors import InvalidParameter, UnknownError
 from rules.models import Citation
 from vectorstore.chunking import Chunk, chunk_text
 from vectorstore.index import VectorIndex
-from vectorstore.keyword import KeywordIndex
+from vectorstore.keyword import KeywordIndex, tokenize
 from vectorstore.models import Fusion, IngestResult, Mode, Passage, SourceInfo
+from vectorstore.names import NameIndex, correct, glossary_terms
 
 log = logging.getLogger(__name__)
 
 SOURCES_DIR = Path(__file__).parent / "sources"
-CHUNKER_VERSION = "3"  # bump when chunking changes: every text is re-chunked (ids mostly stable)
+CHUNKER_VERSION = "4"  # bump when chunking changes: every text is re-chunked (ids mostly stable)
 DEPTH = 40  # candidates taken from each retriever before fusion
 # Hybrid search fuses the two rankings by reciprocal rank fusion (RRF_K is the usual constant).
 # With two retrievers RRF ties often (first in one and second in the other scores the same as the
@@ -45,12 +46,22 @@ DEPTH = 40  # candidates taken from each retriever before fusion
 # also selectable alone (fusion="score"). Measured on 112 questions, see the closing notes.
 RRF_K = 60
 VECTOR_WEIGHT = 0.65
+# Rank-1 helpers (vectorstore/names.py), measured with `make eval-retrieval` (closing notes):
+# a passage whose name the query says gains NAME_WEIGHT times the share of the query's words the
+# name covers; the engine's rulings weigh RULING_WEIGHT of their fused score (a ruling restates a
+# rule in fateweaver's words: it goes first only when clearly closer than the text it reads).
+NAME_WEIGHT = 0.3
+RULING_WEIGHT = 0.8
+GLOSSARY_IN_VECTOR = True
+ABSENT_WEIGHT = 2.0
 ALL_SYSTEMS = "all"  # the system of house rules that apply to every system
 MAX_QUERY_CHARS = 500
 MAX_K = 50
 _SYSTEM_ID = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
 Progress = Callable[[int, int], None]
+# Passages made elsewhere than from a text (the engine's rulings and data): (doc, system, chunks).
+Knowledge = Callable[[], list[tuple[str, str, list[Chunk]]]]
 
 
 class Cancelled(Exception):
@@ -77,8 +88,11 @@ class Library:
         sources_dir: Path = SOURCES_DIR,
         fusion: Fusion = "rrf",
         stop: threading.Event | None = None,
+        knowledge: Knowledge | None = None,
     ) -> None:
         self.fusion: Fusion = fusion
+        # The rules engine's rulings, moves and tables as passages (vectorstore/engine.py).
+        self.knowledge = knowledge
         self.stop = stop if stop is not None else threading.Event()
         self.dir = Path(data_dir) / "retrieval"
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -91,6 +105,8 @@ class Library:
         self._lock = threading.RLock()
         self._keyword: KeywordIndex | None = None
         self._chunks: dict[str, Chunk] = {}
+        self._names = NameIndex([])
+        self._vocab: set[str] = set()
         self._manifest_mtime: int | None = None
         self._load_manifest()
 
@@ -187,6 +203,7 @@ class Library:
         source: str,
         kind: str,
         progress: Progress | None = None,
+        chunks: list[Chunk] | None = None,
     ) -> IngestResult:
         digest = sha256_text(text)
         old = self.docs.get(doc)
@@ -195,13 +212,17 @@ class Library:
             and old["sha256"] == digest
             and old["system"] == system
             # (a person's text indexed before its ids had its kind in them is indexed again)
-            and (kind == "builtin" or all(c.id.startswith(f"{kind}:") for c in old["chunks"]))
+            and (
+                kind in ("builtin", "engine")
+                or all(c.id.startswith(f"{kind}:") for c in old["chunks"])
+            )
         ):
             return IngestResult(
                 doc=doc, source=source, system=system, status="unchanged",
                 chunks=len(old["chunks"]), embedded=0,
             )  # fmt: skip
-        chunks = chunk_text(text, system=system, source=source, kind=kind, doc=doc)
+        if chunks is None:
+            chunks = chunk_text(text, system=system, source=source, kind=kind, doc=doc)
         if not chunks:
             # e.g. a file of headings only: accepting it would list a text nobody can find.
             raise InvalidParameter(f"{source} has no text to index under its headings", "path")
@@ -237,7 +258,16 @@ class Library:
                     self._put(doc, path.read_text(encoding="utf-8"), system=path.stem,
                               source=path.name, kind="builtin", progress=progress)
                 )  # fmt: skip
-            for doc in [d for d, v in self.docs.items() if v["kind"] == "builtin"]:
+            for doc, system, chunks in self.knowledge() if self.knowledge else []:
+                present.add(doc)
+                text = "\0".join(
+                    f"{c.id}\0{c.source}\0{c.heading}\0{c.text}\0{c.extra}" for c in chunks
+                )
+                results.append(
+                    self._put(doc, text, system=system, source=f"rules engine ({system})",
+                              kind="engine", progress=progress, chunks=chunks)
+                )  # fmt: skip
+            for doc in [d for d, v in self.docs.items() if v["kind"] in ("builtin", "engine")]:
                 if doc not in present:
                     results.append(self.remove(doc, builtin=True))
             self.reconcile(progress)
@@ -298,7 +328,7 @@ class Library:
         source gone: ``builtin=True``)."""
         with self._lock:
             entry = self._find(doc)
-            if entry["kind"] == "builtin" and not builtin:
+            if entry["kind"] in ("builtin", "engine") and not builtin:
                 raise InvalidParameter("the built-in rulebooks cannot be removed", "doc")
             vids = [v for c in entry["chunks"] for v in c.vector_ids()]
             self.index.delete(self._unshared(vids, entry["doc"]))
@@ -323,10 +353,14 @@ class Library:
     def _find(self, doc: str) -> dict[str, Any]:
         if doc in self.docs:
             return self.docs[doc]
-        matches = [v for v in self.docs.values() if v["source"] == doc and v["kind"] != "builtin"]
+        matches = [
+            v for v in self.docs.values()
+            if v["source"] == doc and v["kind"] not in ("builtin", "engine")
+        ]  # fmt: skip
         if len(matches) == 1:
             return matches[0]
-        raise UnknownError("document", doc, [d for d in self.docs if not d.startswith("builtin/")])
+        removable = [d for d in self.docs if not d.startswith(("builtin/", "engine/"))]
+        raise UnknownError("document", doc, removable)
 
     # -- listing ----------------------------------------------------------------------------
 
@@ -352,6 +386,8 @@ class Library:
                     [c.id for c in chunks], [c.keyword_text for c in chunks]
                 )
                 self._system_of = np.array([c.system for c in chunks])
+                self._names = NameIndex(chunks)
+                self._vocab = self._keyword.vocab
             return self._keyword
 
     def _check(self, query: str, system: str | None, k: int) -> list[str] | None:
@@ -369,13 +405,22 @@ class Library:
             raise UnknownError("system", system, self.systems(), field="system")
         return [system, ALL_SYSTEMS]
 
-    def keyword_scores(self, query: str, systems: Sequence[str] | None) -> dict[str, float]:
+    def keyword_scores(
+        self, query: str | list[str], systems: Sequence[str] | None
+    ) -> dict[str, float]:
         """BM25 score of every passage (in ``systems``) that shares a term with the query."""
         kw = self._keyword_index()
         scores = kw.scores(query)
         if systems is not None and len(scores):
             scores = np.where(np.isin(self._system_of, list(systems)), scores, 0.0)
         return {kw.ids[i]: float(scores[i]) for i in np.flatnonzero(scores > 0)}
+
+    def word_weight(self, word: str) -> float:
+        """How rare a (tokenized) word is in the passages: its inverse document frequency; a word
+        no passage has weighs ABSENT_WEIGHT times the rarest word's (a question about something
+        the texts never name is not about these rules)."""
+        self._keyword_index()
+        return self._names.idf.get(word, ABSENT_WEIGHT * self._names.rare)
 
     def keyword_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
         return [i for i, _ in _best(self.keyword_scores(query, systems))[:DEPTH]]
@@ -411,21 +456,53 @@ class Library:
         elif mode == "vector":
             ranked = _best(self.vector_scores(query, systems))
         else:
-            keyword = self.keyword_scores(query, systems)
-            vector = self.vector_scores(query, systems)
+            # Misspelt words read as the texts' nearest, and the games' terms for everyday words.
+            words = correct(tokenize(query), self._vocab, self._names.vocab)
+            terms = glossary_terms(words, system)
+            keyword = self.keyword_scores(words + tokenize(" ".join(terms)), systems)
+            said = f"{query} ({', '.join(terms)})" if terms and GLOSSARY_IN_VECTOR else query
+            vector = self.vector_scores(said, systems)
             top = [i for i, _ in _best(keyword)[:DEPTH]]
-            blend = fuse(keyword, vector, candidates=top)
+            named = self._named(words, tokenize(" ".join(terms)), systems)
+            blend = self._rank_one(fuse(keyword, vector, candidates=top), named)
             if (fusion or self.fusion) == "rrf":
+                # (The names lift only the blend that breaks its ties: as a third ranking they
+                # cost RRF recall@1, 0.85 -> 0.65 on the public set.)
                 ranked = rrf([top, [i for i, _ in _best(vector)]], tiebreak=dict(blend))
             else:
                 ranked = blend
         return [self._passage(i, s) for i, s in ranked[:k] if i in self._chunks]
 
+    def _named(
+        self, words: list[str], terms: list[str], systems: Sequence[str] | None
+    ) -> dict[str, float]:
+        """The passages (in ``systems``) the query names, with the share of it each name is."""
+        return {
+            i: share for i, share in self._names.matches(words, terms).items()
+            if systems is None or self._chunks[i].system in systems
+        }  # fmt: skip
+
+    def _rank_one(
+        self, blend: list[tuple[str, float]], named: dict[str, float]
+    ) -> list[tuple[str, float]]:
+        """The blend with named passages lifted and rulings weighed (see NAME_WEIGHT)."""
+        scores = dict(blend)
+        floor = min(scores.values(), default=0.0)
+        for i, share in named.items():
+            scores[i] = scores.get(i, floor) + NAME_WEIGHT * share
+        for i in scores:
+            if i.startswith("engine:") and ":ruling:" in i:
+                scores[i] *= RULING_WEIGHT
+        top = max(scores.values(), default=1.0)
+        if top > 1.0:  # the score stays in [0, 1], 1 for the best
+            scores = {i: v / top for i, v in scores.items()}
+        return _best(scores)
+
     def _passage(self, chunk_id: str, score: float) -> Passage:
         c = self._chunks[chunk_id]
         # A person's text is cited by its document id (user/<system>/<file>, house/...), never
         # by a file name alone, which may be a rulebook's.
-        source = c.source if c.kind == "builtin" else f"{c.kind}/{c.system}/{c.source}"
+        source = c.source if c.kind in ("builtin", "engine") else f"{c.kind}/{c.system}/{c.source}"
         return Passage(
             id=c.id, system=c.system, citation=Citation(source=source, heading=c.heading),
             score=round(score, 6), text=readable(c.text), kind=c.kind, start=c.start, end=c.end,  # type: ignore[arg-type]

@@ -24,7 +24,9 @@ class Passage(BaseModel):
         description="hybrid: fused score in [0, 1]; keyword: BM25 score; vector: cosine similarity"
     )
     text: str
-    kind: Literal["builtin", "user", "house"] = "builtin"
+    kind: Literal["builtin", "user", "house", "engine"] = Field(
+        "builtin", description="engine: a ruling, move or table of the rules engine, cited like it"
+    )
     start: int = Field(description="character offset of the passage in its source")
     end: int
 
@@ -35,7 +37,7 @@ class SourceInfo(BaseModel):
     doc: str = Field(description="id to remove a user text with")
     system: str
     source: str
-    kind: Literal["builtin", "user", "house"]
+    kind: Literal["builtin", "user", "house", "engine"]
     chunks: int
     sha256: str
 

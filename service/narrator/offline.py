@@ -8,11 +8,16 @@ every quotation from a source text, so it passes the guard by construction (a te
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from rules.errors import RulesError
 from rules.models import Resolution
-from rules.registry import GameSystem
+from rules.registry import GameSystem, resolve_roll
 from service.narrator import facts
+from service.narrator.quotes import normalise
+from service.narrator.records import WorkedExample
+from vectorstore.engine import READS
 from vectorstore.keyword import tokenize
 from vectorstore.models import Passage
 
@@ -66,22 +71,26 @@ def _sentence(text: str) -> str:
     return text if text[-1:] in ".!?…" else f"{text}."
 
 
-def _overlap(sentence: str, words: set[str]) -> int:
-    return len(set(tokenize(sentence)) & words)
-
-
 def best_sentences(
-    question: str, passages: Sequence[Passage], most: int = 3
+    question: str,
+    passages: Sequence[Passage],
+    most: int = 3,
+    weight: Callable[[str], float] | None = None,
 ) -> list[tuple[int, str]]:
-    """The sentences of the passages sharing the most words with the question, in passage
-    order, as (passage index, sentence); the first sentence of the best passage if none does."""
+    """The sentences of the passages sharing the most of the question's words (each weighed by
+    ``weight``, its rarity in the texts, when given; a later passage's a tenth less per rank), in
+    passage order, as (passage index, sentence); the first sentence of the best passage if none
+    does. A ruling's sentences are candidates only when no text's sentence is."""
     words = set(tokenize(question))
-    scored: list[tuple[int, int, int, str]] = []
+    scored: list[tuple[float, int, int, str]] = []
     for i, passage in enumerate(passages):
+        if passage.id.split(":")[2:3] == ["ruling"]:
+            continue
         for j, sentence in enumerate(facts.sentences(re.sub(r"\s+", " ", passage.text))):
-            score = _overlap(sentence, words)
+            shared = set(tokenize(sentence)) & words
+            score = sum(weight(w) for w in shared) if weight else float(len(shared))
             if score and len(sentence) > 12:
-                scored.append((score, i, j, sentence))
+                scored.append((score * (1 - 0.1 * min(i, 5)), i, j, sentence))
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
     chosen = sorted(scored[:most], key=lambda s: (s[1], s[2]))
     if chosen:
@@ -94,9 +103,10 @@ def _known_answer(passage: Passage) -> str:
     """A ruling: its text, then the sentence it reads; a move outcome: its words."""
     c = passage.citation
     where = f"({c.source}, {c.heading})"
-    if passage.id.startswith("ruling:"):
-        text, _, quote = passage.text.partition(" The text reads: ")
-        read = quote.strip("“”")
+    if passage.id.split(":")[2:3] == ["ruling"]:
+        head, _, quote = passage.text.partition(READS)
+        text = head.partition(": ")[2].strip()
+        read = quote.strip().strip("“”")
         return (f"fateweaver's rules engine applies this ruling: {text} "
                 f"It reads the text: {_quote(read)} [P1] {where}")  # fmt: skip
     name, _, outcome = passage.text.partition(": ")
@@ -104,19 +114,97 @@ def _known_answer(passage: Passage) -> str:
 
 
 def rules_answer(
-    question: str, passages: Sequence[Passage], known: int = 0
+    question: str,
+    passages: Sequence[Passage],
+    known: int = 0,
+    weight: Callable[[str], float] | None = None,
+    example: Resolution | None = None,
 ) -> tuple[str, list[tuple[int, str]]]:
-    """The answer from the ``known`` first passages (the engine's ruling, the move outcome
+    """(With the ``example`` the engine resolved, told after the answer.) The answer from the
+    ``known`` first passages (the engine's ruling, the move outcome
     asked for) when there are any, else the best sentences of the passages, quoted with their
     citations; and the quotations made."""
     if not passages:
         return "No passage of the indexed rulebooks matches this question.", []
+    if example is not None:
+        text, picked = rules_answer(question, passages, known, weight)
+        return f"{text}\n{worked_text(example)}", picked
     if known:
-        return _known_answer(passages[0]), [(0, passages[0].text)]
+        answer, picked = _known_answer(passages[0]), [(0, passages[0].text)]
+        if passages[0].id.split(":")[2:3] == ["ruling"]:
+            # and the text's own sentence that best answers, when it is not the one read
+            texts = [
+                p if p.kind != "engine" else p.model_copy(update={"text": ""}) for p in passages
+            ]
+            best = [(i, s) for i, s in best_sentences(question, texts, 1, weight) if i > 0]
+            about = set(tokenize(passages[0].id.rsplit(":", 1)[-1].replace("_", " ")))
+            if (
+                best
+                and normalise(best[0][1]) not in normalise(passages[0].text)
+                and about & set(tokenize(best[0][1]))  # it speaks of what the ruling rules on
+            ):
+                i, sentence = best[0]
+                c = passages[i].citation
+                answer += (
+                    f"\nThe text also says: {_quote(sentence)} [P{i + 1}] ({c.source}, {c.heading})"
+                )
+                picked.append(best[0])
+        return answer, picked
     # The one or two sentences that best answer, not a sentence of every passage found.
-    picked = best_sentences(question, passages, most=2)
+    picked = best_sentences(question, passages, 2, weight)
     lines = ["The rulebook passages closest to your question say:"]
     for i, sentence in picked:
         c = passages[i].citation
         lines.append(f"{_quote(sentence)} [P{i + 1}] ({c.source}, {c.heading})")
     return "\n".join(lines), picked
+
+
+# A stat's value said with it: "+2 edge", "edge +2", "edge of 2".
+_STAT_VALUE = r"(?:([+-]?\d+)\s+{stat}\b|\b{stat}\s+(?:of\s+)?([+-]?\d+))"
+_NUMBER = re.compile(r"(?<![\w+-])(\d+)(?![\w])")
+
+
+def worked_example(system: GameSystem, question: str) -> WorkedExample:
+    """The move roll a question describes, resolved by the engine without a model: the move it
+    names (else the move its words fit best, as a session proposes one offline:
+    service.sessions.propose), the stat said with its value, and the other numbers as the dice
+    in the order said; the engine's reason when it refuses. Status none for a system
+    without moves (its roll kinds' parameters are for a model, or the player, to give)."""
+    from service.sessions.propose import move_ranking  # (the sessions import the narrator)
+
+    if not system.moves or "move" not in system.roll_kinds:
+        return WorkedExample(status="none", reason="offline, only a move's roll is worked out")
+    low = f" {' '.join(question.lower().split())} "
+    named = [m for m in system.moves if f" {m.name.lower()}" in low]
+    move = (
+        max(named, key=lambda m: len(m.name)).id if named else move_ranking(system, question)[0][0]
+    )
+    params: dict[str, Any] = {"move": move}
+    text = question
+    for stat in system.stats:
+        m = re.search(_STAT_VALUE.format(stat=re.escape(stat)), text, re.IGNORECASE)
+        if m:
+            params["stat"], params["stat_value"] = stat, int(m.group(1) or m.group(2))
+            text = text[: m.start()] + text[m.end() :]
+            break
+    dice = [int(n) for n in _NUMBER.findall(text)]
+    shown: dict[str, object] = {"kind": "move", "params": params, "dice": dice}
+    try:
+        resolution = resolve_roll(system.id, "move", params, dice=dice)
+    except RulesError as exc:
+        return WorkedExample(
+            status="rejected", proposal=shown, reason=f"the engine refused it: {exc.message}"
+        )
+    return WorkedExample(status="resolved", proposal=shown, resolution=resolution)
+
+
+def worked_text(resolution: Resolution) -> str:
+    """A worked example for an answer: every number from the engine's record."""
+    scores = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in resolution.scores.items())
+    dice = ", ".join(f"{d.role} {d.value}" for d in resolution.dice)
+    told = f"{facts.title(resolution)}: {facts.outcome_words(resolution)}"
+    return (
+        f"Worked example, resolved by fateweaver's rules engine: {told} (dice: {dice}"
+        + (f"; {scores}" if scores else "")
+        + ")."
+    )

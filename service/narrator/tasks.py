@@ -318,16 +318,20 @@ async def prepare_ask(req: AskRequest, model: ChatModel | None, library: Library
     calls = Calls()
     system_id = req.system or (passages[0].system if passages else None)
     # The engine's ruling or the move outcome the question asks for goes first (knowledge.py).
-    known = knowledge.knowledge_passages(system_id, question)
-    passages = [*known, *passages][:5]
-    if passages and not knowledge.covers(query, passages):
+    known = knowledge.knowledge_passages(system_id, question, passages)
+    passages = [*known, *(p for p in passages if p.id not in {k.id for k in known})][:5]
+    if passages and not knowledge.covers(query, passages, library.word_weight, system_id):
         return _not_in_these_rules(req, passages, calls)
     system = get_system(system_id) if system_id and system_id != "all" else None
     worked = WorkedExample(status="none")
     if model is not None and system is not None and describes_roll(question):
         worked = await propose_roll(model, system, question, calls)
+    elif system is not None and describes_roll(question):
+        worked = offline.worked_example(system, question)  # the engine, without a model
     system_name = system.name if system else "the games in the rulebooks"
-    offline_text, _ = offline.rules_answer(question, passages, known=len(known))
+    offline_text, _ = offline.rules_answer(
+        question, passages, len(known), library.word_weight, worked.resolution
+    )
 
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("rules_answer").render(

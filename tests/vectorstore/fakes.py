@@ -10,7 +10,7 @@ from langchain_core.embeddings import Embeddings
 
 from vectorstore.index import MemoryIndex
 from vectorstore.keyword import tokenize
-from vectorstore.library import SOURCES_DIR, Library
+from vectorstore.library import SOURCES_DIR, Knowledge, Library
 
 DIMS = 256
 
@@ -37,10 +37,15 @@ class HashEmbeddings(Embeddings):
 
 
 def memory_library(
-    data_dir: Path, sources_dir: Path = SOURCES_DIR, index: MemoryIndex | None = None
+    data_dir: Path,
+    sources_dir: Path = SOURCES_DIR,
+    index: MemoryIndex | None = None,
+    knowledge: Knowledge | None = None,
 ) -> tuple[Library, MemoryIndex, HashEmbeddings]:
     emb = HashEmbeddings()
     index = index if index is not None else MemoryIndex()
-    library = Library(data_dir, index, lambda: emb, "hash-test", sources_dir=sources_dir)
+    library = Library(
+        data_dir, index, lambda: emb, "hash-test", sources_dir=sources_dir, knowledge=knowledge
+    )
     library.sync()
     return library, index, emb

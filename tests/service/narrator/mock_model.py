@@ -16,6 +16,7 @@ from service.app import create_app
 from service.retrieval import Retrieval
 from service.settings import Settings
 from tests.vectorstore.fakes import memory_library
+from vectorstore.engine import engine_docs
 
 BASE_URL = "http://model.test/v1"
 CHAT_URL = f"{BASE_URL}/chat/completions"
@@ -86,7 +87,8 @@ def model_app(tmp: Path, **overrides: Any) -> FastAPI:
     }
     settings = Settings(**(values | overrides))
     app = create_app(settings)
-    library, _, _ = memory_library(tmp)
+    library, _, _ = memory_library(tmp, knowledge=engine_docs)
+    library.fusion = settings.retrieval_fusion  # the service's fusion (the blend by default)
     app.state.retrieval = Retrieval(settings, library=library)
     return app
 
@@ -94,7 +96,8 @@ def model_app(tmp: Path, **overrides: Any) -> FastAPI:
 def offline_app(tmp: Path) -> FastAPI:
     settings = Settings(data_dir=tmp, retrieval_warm_start=False, narrator="offline")
     app = create_app(settings)
-    library, _, _ = memory_library(tmp)
+    library, _, _ = memory_library(tmp, knowledge=engine_docs)
+    library.fusion = settings.retrieval_fusion  # the service's fusion (the blend by default)
     app.state.retrieval = Retrieval(settings, library=library)
     return app
 

@@ -73,7 +73,9 @@ def test_not_covered_is_said_not_answered_from_memory(
     client: TestClient, model: respx.Route
 ) -> None:
     model.return_value = completion("NOT COVERED\nIn D&D 5e, grappling uses Athletics.")
-    question = ask("How does grappling a foe work when I have momentum?")
+    # (Words of the texts beside one they lack: above the coverage threshold, so the model is
+    # asked; a question of words the texts lack is "not in these rules" without it, below.)
+    question = ask("Can I burn momentum when I grapple a foe in a fight?")
     body = client.post("/v1/rules/ask", json=question).json()
     assert body["covered"] is False
     assert body["answer"].startswith("The rulebook passages found do not answer this")
@@ -230,11 +232,13 @@ def test_a_rule_the_engine_applies_is_answered_from_its_ruling(tmp_path: Path) -
                       json=ask("What happens if I burn momentum on a weak hit?")).json()  # fmt: skip
     assert body["answer"].startswith("fateweaver's rules engine applies this ruling: Burning")
     assert "a weak hit a strong hit" in body["answer"]
-    (quotation,) = body["quotations"]
+    quotation = body["quotations"][0]
     assert (
         quotation["verified"]
         and quotation["text"] == "You may not burn momentum on a progress move"
     )
+    # and at most one sentence of the text besides, verified
+    assert len(body["quotations"]) <= 2 and all(q["verified"] for q in body["quotations"])
     assert body["passages"][0]["citation"] == {"source": "sundered_isles.md",
                                                "heading": "QUICK REFERENCE"}  # fmt: skip
 
@@ -257,3 +261,33 @@ def test_the_model_gets_the_ruling_as_the_first_passage(
     text = prompt_text(model.calls.last.request)
     first = text.split('<passage id="P1"', 1)[1].split("</passage>", 1)[0]
     assert "Burning momentum replaces the action score" in first
+
+
+def test_an_offline_answer_works_its_example_out_with_the_engine(tmp_path: Path) -> None:
+    # Sundered Isles, Face Danger: "On a weak hit, you succeed, but not without a cost."
+    # 5 + 2 = 7 beats 3 but not 8: a weak hit, computed by the engine, not by the answer's words.
+    with TestClient(offline_app(tmp_path)) as c:
+        body = c.post("/v1/rules/ask", json=ask(ROLL_QUESTION)).json()
+    example = body["worked_example"]
+    assert example["status"] == "resolved"
+    assert example["proposal"] == {
+        "kind": "move",
+        "params": {"move": "face_danger", "stat": "edge", "stat_value": 2},
+        "dice": [5, 3, 8],
+    }
+    assert example["resolution"]["outcome"] == "weak_hit"
+    assert example["resolution"]["scores"]["action_score"] == 7
+    assert (
+        "Worked example, resolved by fateweaver's rules engine: Face Danger: weak hit"
+        in (body["answer"])
+    )
+    assert "action score 7" in body["answer"]
+
+
+def test_an_offline_example_the_engine_refuses_is_not_shown(tmp_path: Path) -> None:
+    question = "I Face Danger with +2 edge and rolled 5, 3, 8 and 9. What happens?"
+    with TestClient(offline_app(tmp_path)) as c:
+        body = c.post("/v1/rules/ask", json=ask(question)).json()
+    assert body["worked_example"]["status"] == "rejected"
+    assert "too many dice" in body["worked_example"]["reason"]
+    assert "Worked example" not in body["answer"]
