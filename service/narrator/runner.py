@@ -91,6 +91,8 @@ FIXES = {
     "answer": "give the oracle's answer exactly as the engine decided it",
     "numbers": "mention no number but those the facts give, and no change they do not list",
     "player_agency": 'never make "you" speak, decide, choose, act or feel',
+    "changes": "claim no gain or loss but the state changes the facts list, with their amounts",
+    "names": "name only the move and the stat the facts give",
 }
 
 

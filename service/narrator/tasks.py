@@ -191,6 +191,7 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
         resolution,
         character=req.character,
         extra_numbers=_asked_numbers(req.action, req.context),
+        action=req.action,
     )
 
     def prompt(correction: str) -> RenderedPrompt:
