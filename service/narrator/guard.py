@@ -69,6 +69,7 @@ given only through the facts ("The harbour is guarded" for a no: the question is
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping
@@ -82,9 +83,9 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rules.models import Resolution
 
 Polarity = Literal["success", "mixed", "failure", "yes", "no", "neutral"]
-CheckId = Literal["outcome", "answer", "numbers", "player_agency", "changes", "names"]
+CheckId = Literal["outcome", "answer", "numbers", "player_agency", "changes", "names", "form"]
 CHECKS: tuple[CheckId, ...] = (
-    "outcome", "answer", "numbers", "player_agency", "changes", "names",
+    "outcome", "answer", "numbers", "player_agency", "changes", "names", "form",
 )  # fmt: skip
 
 # --- polarity of the engine's outcome strings --------------------------------------------------
@@ -1260,6 +1261,8 @@ _CAUSES = (
     r"scream|freeze|cower|hesitate|doubt|obey|kneel|beg|confess|agree|feel)\b"
 )
 
+_CAUSED_PRONOUN = re.compile(_CAUSES.replace("{names}", "him|her"))
+
 _HYPOTHETICAL_CHOICE = re.compile(
     r"\b(?:if|unless|whether|when|whenever|once|what|whatever|however|whichever|how|why|may|"
     r"might|can|could|would|should|must|will|shall|need to|needs to|have to|has to|get to|"
@@ -1414,7 +1417,10 @@ def _check_player_agency(
     choices.extend(
         _excerpt(joined, m.start(), m.end()).split(",")[0] for m in pat.participle.finditer(joined)
     )
-    for m in pat.causes.finditer(joined):
+    causes = pat.causes.finditer(joined)
+    if pronouns:  # the character is "he" or "she" here: "forcing him to swim back" is theirs
+        causes = itertools.chain(causes, _CAUSED_PRONOUN.finditer(joined))
+    for m in causes:
         i = bisect_right(text.starts, m.start()) - 1
         if not _HYPOTHETICAL_CHOICE.search(
             _clause_before(text.sentences[i], m.start() - text.starts[i])
@@ -1478,10 +1484,15 @@ _DOWN = (
     "burned|burnt|sacrifice|sacrifices|sacrificed|reduce|reduces|reduced|decrease|decreases|"
     "decreased|drain|drains|drained|deplete|depletes|depleted|cost|costs"
 )
-_RISE = "increases?|increased|rises?|rose|risen|goes up|went up|grows?|grew|climbs?|climbed"
+_RISE = (
+    "increases?|increased|rises?|rose|risen|goes up|went up|grows?|grew|climbs?|climbed|"
+    "(?:is |was )?(?:boosted|restored|replenished|renewed|bolstered)"
+)
 _FALL = (
     "decreases?|decreased|drops?|dropped|falls?|fell|goes down|went down|is reduced|was reduced|"
-    "reduced|diminishes|diminished|shrinks?|shrank|dwindles?|dwindled|sinks?|sank"
+    "reduced|diminishes|diminished|shrinks?|shrank|dwindles?|dwindled|sinks?|sank|"
+    "(?:is |was )?(?:\\w+ly )?(?:undermined|weakened|drained|sapped|depleted|spent|lost|hit|"
+    "damaged|broken|shaken)"
 )
 _AMOUNT = (
     rf"(?:[+\-]\s?\d+|\d+|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))}|a|an|once|twice)"
@@ -1504,10 +1515,12 @@ def _claim_patterns(system: str) -> tuple[re.Pattern[str], ...]:
     """Compiled for one system's meters (its TERMS): "heart" is a stat in Sundered Isles, and a
     meter in no system; Go Forth's hearts are."""
     terms = " ".join(TERMS.get(system, _COMMON_TERMS))
-    meter = "|".join(
-        f"(?:{m})" for m, _, _ in _METERS if any(w.rstrip("?s") in terms for w in m.split("|"))
-    )
+    mine = [m for m, _, _ in _METERS if any(w.rstrip("?s") in terms for w in m.split("|"))]
+    meter = "|".join(f"(?:{m})" for m in mine)
     num = rf"(?P<n>{_AMOUNT})"
+    by = rf"(?P<n>[+\-]?\s?\d+|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))})\b"
+    # "your progress is undermined" is the rule's prose for a miss, not a change of the track
+    owned = "|".join(f"(?:{m})" for m in mine if m != "progress")
     return (
         # gain +1 focus / lose two momentum / suffer 2 harm / take +2 momentum / mark progress
         re.compile(
@@ -1520,9 +1533,9 @@ def _claim_patterns(system: str) -> tuple[re.Pattern[str], ...]:
         # heart sinks" is prose)
         re.compile(
             rf"(?:\b(?P<t>{meter})\b(?:\s+(?:is|was|has|have|will))?\s+(?:(?P<r>{_RISE})|"
-            rf"(?P<f>{_FALL}))\s+by\s+{num}|\b(?:your|his|her|their)\s+(?P<t2>{meter})\b"
+            rf"(?P<f>{_FALL}))\s+by\s+{by}|\b(?:your|his|her|their)\s+(?P<t2>{owned})\b"
             rf"(?:\s+(?:is|was|has|have|will))?\s+(?:(?P<r2>{_RISE})|(?P<f2>{_FALL}))"
-            rf"(?:\s+by\s+(?P<n2>{_AMOUNT}))?)"
+            rf"(?:\s+by\s+(?P<n2>{_AMOUNT})\b(?!\s+[a-z]))?)"
         ),
         # +1 momentum / -2 health (the sign given, no verb before it)
         re.compile(
@@ -1728,6 +1741,28 @@ def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
     return GuardCheck(id="names", passed=True)
 
 
+# --- form ------------------------------------------------------------------------------------
+#
+# A small model echoes its prompt: our delimiter tags ("<passage>…</passage>", "<action>"), the
+# prompt's headings ("Rules passages:", "The engine's resolution"), or talks about "the player's
+# character" instead of to "you". None of it is narration a player can read.
+
+_SCAFFOLD = re.compile(
+    r"</?\s*(?:passage|action|context|situation|question|outcome|conversation|br)\b[^>]*>|"
+    r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
+    r"the situation so far|the player's character|write the narration again)\b",
+    re.I,
+)
+
+
+def _check_form(text: str) -> GuardCheck:
+    found = [m.group() for m in _SCAFFOLD.finditer(text)]
+    if found:
+        reason = f"the prompt's own words or tags in the narration: {_quote_words(found)}"
+        return GuardCheck(id="form", passed=False, reason=reason)
+    return GuardCheck(id="form", passed=True)
+
+
 # --- the check ---------------------------------------------------------------------------------
 
 
@@ -1746,5 +1781,6 @@ def check_narration(text: str, expect: Expectation) -> GuardReport:
         _check_player_agency(prepared, sentences, expect, pronouns),
         _check_changes(sentences, expect, text),
         _check_names(prepared, expect),
+        _check_form(text),
     ]
     return GuardReport(passed=all(c.passed for c in checks), checks=checks)

@@ -93,6 +93,7 @@ FIXES = {
     "player_agency": 'never make "you" speak, decide, choose, act or feel',
     "changes": "claim no gain or loss but the state changes the facts list, with their amounts",
     "names": "name only the move and the stat the facts give",
+    "form": "write only the story, in plain prose to you: no tags, headings or labels",
 }
 
 

@@ -197,7 +197,7 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("narration").render(
             system_name=system.name,
-            character=req.character or "the player's character (addressed as you)",
+            character=req.character or "unnamed",
             action=facts.delimit(req.action),
             outcome=facts.resolution_brief(resolution),
             passages=facts.passages_block(passages, limit=900),
