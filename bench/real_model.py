@@ -82,7 +82,7 @@ NARRATE: list[tuple[str, str, dict[str, Any], str, bool | None, str]] = [
     ("elegy", "action", {"stat": "glamour", "stat_value": 3, "adds": 2, "focus": 3}, "strong_hit", False, "I charm the doorman into letting me pass"),
     ("elegy", "action", {"stat": "glamour", "stat_value": 2, "focus": 3}, "weak_hit", False, "I beguile the curator into showing me the vault"),
     ("elegy", "action", {"stat": "dexterity", "stat_value": 2, "focus": 3}, "miss", False, "I slip through the window before the guard turns"),
-    ("elegy", "action", {"stat": "force", "stat_value": 2, "focus": 3}, "weak_hit", True, "I tear the iron gate off its hinges"),
+    ("elegy", "action", {"stat": "force", "stat_value": 3, "adds": 2, "focus": 3}, "strong_hit", True, "I tear the iron gate off its hinges"),
     ("elegy", "power", {"stat": "force", "stat_value": 2, "blood": 3}, "miss", None, "I call on the blood to still the hound"),
     ("go_forth", "check", {"roll_bonus": 3, "tn": 13}, "success", None, "I climb the cliff to the watchtower"),
     ("go_forth", "check", {"roll_bonus": 1, "tn": 15}, "failure", None, "I pick the lock on the armoury door"),
@@ -208,6 +208,7 @@ class Run:
         self.recorder = recorder
         self.out = out
         self.records: list[dict[str, Any]] = []
+        self.narrate_from = 0
 
     def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any, float]:
         t0 = time.monotonic()
@@ -253,6 +254,7 @@ def _expectation_facts(resolution: dict[str, Any] | None) -> dict[str, Any]:
         "match": resolution.get("match"),
         "changes": resolution.get("changes", []),
         "dice": [d.get("value") for d in resolution.get("dice", [])],
+        "seed": resolution.get("seed"),
         "details": resolution.get("details", {}),
         "params": resolution.get("params", {}),
     }
@@ -288,6 +290,8 @@ def run_oracle(run: Run) -> None:
 
 def run_narrate(run: Run) -> None:
     for i, (system, kind, params, outcome, match, action) in enumerate(NARRATE):
+        if i < run.narrate_from:
+            continue
         resolution = find_seed(run.client, system, kind, params, outcome, match)
         body = {"resolution": resolution, "action": action, "character": CHAR}
         status, data, secs = run.post("/v1/narrate", body)
@@ -423,6 +427,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="JSON-lines file to write")
     parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated")
     parser.add_argument("--summary", type=Path, default=None, help="only summarise this file")
+    parser.add_argument("--narrate-from", type=int, default=0, help="skip the first N narrations")
     args = parser.parse_args()
     if args.summary:
         records = [json.loads(line) for line in args.summary.read_text().splitlines() if line]
@@ -453,6 +458,7 @@ def main() -> None:
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=900) as client:
             run = Run(client, recorder, out)
+            run.narrate_from = args.narrate_from
             for name in args.only.split(","):
                 SECTIONS[name](run)
     finally:

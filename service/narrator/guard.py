@@ -1176,12 +1176,11 @@ def _check_numbers(text: str, expect: Expectation) -> GuardCheck:
             continue
         window = low[max(0, m.start() - 40) : m.start()]
         plain = m.group()[:1] not in "+-" and not m.group().endswith("%")
-        if (
-            plain
-            and not pat.attached.search(window)
-            and (n > 100 or _PROSE_COUNT.match(low, m.end()) or _PROSE_LABEL.search(window))
+        if not pat.attached.search(window) and (
+            (plain and (n > 100 or _PROSE_LABEL.search(window)))
+            or (not m.group().endswith("%") and _PROSE_COUNT.match(low, m.end()))
         ):
-            continue  # a year, "3 guards", "Room 4": prose, not a game number
+            continue  # a year, "3 guards", "Room 4", "a fine of +10 gold": prose
         bad.append(_excerpt(text, m.start(), m.end()))
     if bad:
         reason = f"numbers the engine did not produce: {_quote_words(bad)}"
