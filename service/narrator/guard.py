@@ -83,7 +83,9 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rules.models import Resolution
 
 Polarity = Literal["success", "mixed", "failure", "yes", "no", "neutral"]
-CheckId = Literal["outcome", "answer", "numbers", "player_agency", "changes", "names", "form"]
+CheckId = Literal[
+    "outcome", "answer", "numbers", "player_agency", "changes", "names", "form", "quotation"
+]
 CHECKS: tuple[CheckId, ...] = (
     "outcome", "answer", "numbers", "player_agency", "changes", "names", "form",
 )  # fmt: skip
