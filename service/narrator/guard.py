@@ -57,6 +57,20 @@ millisecond for a paragraph. Four checks, each reporting the words that failed i
   do?") and what happens to the character ("you feel the deck lurch") are fine; so is any other
   character's speech.
 
+- ``changes`` (issue 15, from a real model's narrations): a gain or loss told ("you gain +1
+  focus", "momentum +1", "her stamina decreases by 3", "add +1 on your next move") must be one of
+  the engine's ``changes``: the same meter, direction and (when told) amount. Both options of a
+  "choose one" told as done fail it (the engine records the option taken, or none yet); options
+  offered ("... or lose momentum", a list after "choose one"), rules stated ("On a weak hit,
+  take +1 momentum"), rates and move names ("Lose Momentum") are not claims. Skipped when the
+  changes are not known (the hand-written sets).
+- ``names``: another move named as the roll's ("Compel: miss" on a Face Danger) or another stat
+  said to be rolled ("+dexterity" on a +glamour roll).
+- ``form``: the prompt's tags or headings echoed, or "the player's character" for "you".
+- ``player_agency`` also flags the character's emotions ("Kell feels the weight of his vow", a
+  sensation such as "you feel the deck lurch" is fine) and acts of will not in the player's
+  words ("You make a quick retreat", "causes you to panic").
+
 The player's character is "you" or their name (full or first). In a narration that names them
 and never says "you", a "he"/"she" stands for them too, but only where that is unambiguous: in a
 sentence opening with the name, or the sentence after one, with no other person mentioned
