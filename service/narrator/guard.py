@@ -1255,7 +1255,8 @@ _EMOTION = (
     r"excitement|excited|thrill|surge|pang|rush|wave|sense of|glimmer|spark|flicker|stab|"
     r"tinge|twinge|knot|longing|love|hatred|hate|disgust|envy|jealous|jealousy|lonely|"
     r"loneliness|ready|brave|courage|emboldened|encouraged|hopeless|helpless|defeated|"
-    r"overwhelmed|humbled|grateful|gratitude|sympathy|pity|remorse|compassion|a need|an urge)"
+    r"overwhelmed|humbled|grateful|gratitude|sympathy|pity|remorse|compassion|a need|an urge|"
+    r"vulnerable|exposed|uncertain|hesitant|reluctant|eager|relieved|calm|at ease|safe)"
 )
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
 _PANICS = (
@@ -1339,7 +1340,8 @@ def _agency(character: str | None) -> _AgencyPatterns:
         ),
         # you haggle him down and decide to…
         coordinated=re.compile(
-            rf"(?P<pc>{who})\b(?P<between>[^.;:!?\"\n]{{0,80}}?)\band (?:then )?(?P<v>{_DECIDE})\b"
+            rf"(?P<pc>{who})\b(?P<between>[^.;:!?\"\n]{{0,80}}?)\b(?:and|but|yet) (?:then )?"
+            rf"(?P<v>{_DECIDE})\b"
         ),
         # you tell him that… / you assure her you'll… / you reply that…
         told=re.compile(
@@ -1548,7 +1550,7 @@ def _claim_patterns(system: str) -> tuple[re.Pattern[str], ...]:
         # heart sinks" is prose)
         re.compile(
             rf"(?:\b(?P<t>{meter})\b(?:\s+(?:is|was|has|have|will))?\s+(?:(?P<r>{_RISE})|"
-            rf"(?P<f>{_FALL}))\s+by\s+{by}|\b(?:your|his|her|their)\s+(?P<t2>{owned})\b"
+            rf"(?P<f>{_FALL}))\s+by\s+{by}|\b(?:your|his|her|their|[a-z]+'s)\s+(?P<t2>{owned})\b"
             rf"(?:\s+(?:is|was|has|have|will))?\s+(?:(?P<r2>{_RISE})|(?P<f2>{_FALL}))"
             rf"(?:\s+by\s+(?P<n2>{_AMOUNT})\b(?!\s+[a-z]))?)"
         ),
