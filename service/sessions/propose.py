@@ -243,7 +243,7 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
         proposal = proposal.model_copy(
             update={"kind": "move", "params": {**proposal.params, "move": proposal.move}}
         )
-    kind = system.roll_kind(proposal.kind)
+    system.roll_kind(proposal.kind)  # UnknownError for a kind the system lacks
     for gm in _gm_params(system):
         value = proposal.params.get(gm.param)
         if value is None or proposal.kind not in gm.kinds:
