@@ -1086,7 +1086,7 @@ TERMS: dict[str, tuple[str, ...]] = {
               "harm", "stress", "damage", "dice", "die", "dexterity", "force", "glamour",
               "intellect"),
     "go_forth": ("effort", "hearts?", "momentum", "stamina", "power", "fatigue", "wounds?", "tn",
-                 "target number", "damage", "dice", "die", "boost"),
+                 "target number", "damage", "dice", "die", "boost", "slots?"),
     "storyteller": ("successes", "success", "dice", "die", "difficulty", "willpower", "rage",
                     "gnosis", "health levels?", "damage", "botch(?:es)?"),
     "roll_under": ("hp", "hit points?", "damage", "armou?r", "brawn", "finesse", "intellect",
@@ -1488,13 +1488,14 @@ _METERS: tuple[tuple[str, tuple[str, ...], int | None], ...] = (
     ("wounds?", ("wounds", "wound"), None),
     ("willpower", ("willpower",), None),
     ("hp|hit points?", ("hp",), None),
+    ("slots?", ("lock_slots", "slots"), None),  # Go Forth's locked momentum
 )
 _NEXT_MOVE = "next"  # "add +1 on your next move": the held add (next_roll_adds)
 _UP = (
     "gain|gains|gained|gaining|take|takes|took|taking|get|gets|got|receive|receives|received|"
     "earn|earns|earned|add|adds|added|mark|marks|marked|regain|regains|regained|recover|"
     "recovers|recovered|restore|restores|restored|increase|increases|increased|boost|boosts|"
-    "boosted|raise|raises|raised"
+    "boosted|raise|raises|raised|lock|locks|locked|locking"
 )
 _DOWN = (
     "lose|loses|lost|losing|suffer|suffers|suffered|suffering|spend|spends|spent|burn|burns|"
