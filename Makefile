@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: install run test lint check bench eval-retrieval bench-retrieval bench-narrator bench-sessions bench-load
+.PHONY: install run test lint check bench eval-retrieval bench-retrieval bench-narrator bench-sessions bench-load bench-real-model
 
 install: $(VENV)/.installed
 
@@ -50,3 +50,8 @@ bench-sessions: install
 # N concurrent sessions against `fateweaver serve`: SQLite, and PostgreSQL with two workers.
 bench-load: install
 	$(BIN)/python bench/load.py
+
+# The narrator against a real model (OPENAI_BASE_URL=http://127.0.0.1:8088/v1): a fixed corpus,
+# every raw reply and what reached the player in build/real_model-*.jsonl. Not in CI (slow).
+bench-real-model: install
+	$(BIN)/python bench/real_model.py $(ARGS)

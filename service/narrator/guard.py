@@ -57,6 +57,20 @@ millisecond for a paragraph. Four checks, each reporting the words that failed i
   do?") and what happens to the character ("you feel the deck lurch") are fine; so is any other
   character's speech.
 
+- ``changes`` (issue 15, from a real model's narrations): a gain or loss told ("you gain +1
+  focus", "momentum +1", "her stamina decreases by 3", "add +1 on your next move") must be one of
+  the engine's ``changes``: the same meter, direction and (when told) amount. Both options of a
+  "choose one" told as done fail it (the engine records the option taken, or none yet); options
+  offered ("... or lose momentum", a list after "choose one"), rules stated ("On a weak hit,
+  take +1 momentum"), rates and move names ("Lose Momentum") are not claims. Skipped when the
+  changes are not known (the hand-written sets).
+- ``names``: another move named as the roll's ("Compel: miss" on a Face Danger) or another stat
+  said to be rolled ("+dexterity" on a +glamour roll).
+- ``form``: the prompt's tags or headings echoed, or "the player's character" for "you".
+- ``player_agency`` also flags the character's emotions ("Kell feels the weight of his vow", a
+  sensation such as "you feel the deck lurch" is fine) and acts of will not in the player's
+  words ("You make a quick retreat", "causes you to panic").
+
 The player's character is "you" or their name (full or first). In a narration that names them
 and never says "you", a "he"/"she" stands for them too, but only where that is unambiguous: in a
 sentence opening with the name, or the sentence after one, with no other person mentioned
@@ -69,11 +83,13 @@ given only through the facts ("The harbour is guarded" for a no: the question is
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
@@ -81,8 +97,12 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rules.models import Resolution
 
 Polarity = Literal["success", "mixed", "failure", "yes", "no", "neutral"]
-CheckId = Literal["outcome", "answer", "numbers", "player_agency"]
-CHECKS: tuple[CheckId, ...] = ("outcome", "answer", "numbers", "player_agency")
+CheckId = Literal[
+    "outcome", "answer", "numbers", "player_agency", "changes", "names", "form", "quotation"
+]
+CHECKS: tuple[CheckId, ...] = (
+    "outcome", "answer", "numbers", "player_agency", "changes", "names", "form",
+)  # fmt: skip
 
 # --- polarity of the engine's outcome strings --------------------------------------------------
 
@@ -166,6 +186,14 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+class ChangeFact(_Frozen):
+    """One of the engine's state changes, as the guard reads it."""
+
+    target: str
+    delta: int | None = None
+    set_to: int | None = None
+
+
 class Expectation(_Frozen):
     """What a narration must not contradict, derived from the engine's record."""
 
@@ -178,6 +206,22 @@ class Expectation(_Frozen):
         description="every number the engine produced or the caller gave (signs ignored)",
     )
     character: str | None = Field(None, description="the player's character's name, if known")
+    changes: tuple[ChangeFact, ...] | None = Field(
+        None,
+        description="the engine's state changes; None when not known (the changes check is "
+        "then skipped: the labelled sets written by hand hold numbers only)",
+    )
+    move: str | None = Field(None, description="the name of the move rolled, if any")
+    stat: str | None = Field(None, description="the stat rolled, if any")
+    other_moves: frozenset[str] = Field(
+        default_factory=frozenset,
+        description="the system's move names a narration must not name as this roll's (all but "
+        "the move rolled and those its outcome text names)",
+    )
+    other_stats: frozenset[str] = Field(
+        default_factory=frozenset, description="the system's stats other than the one rolled"
+    )
+    action: str | None = Field(None, description="the player's words: acts they chose")
 
 
 _DIGITS = re.compile(r"\d+")
@@ -221,8 +265,42 @@ def _derived(resolution: Resolution) -> Iterator[int]:
             yield before + change.delta
 
 
+@lru_cache(maxsize=8)
+def _system_names(system: str) -> tuple[dict[str, str], tuple[str, ...]]:
+    """A system's move names by id, and its stats (empty for a system the engine lacks)."""
+    from rules.errors import UnknownError
+    from rules.registry import get_system
+
+    try:
+        game = get_system(system)
+    except UnknownError:
+        return {}, ()
+    return {m.id: m.name for m in game.moves}, tuple(game.stats)
+
+
+def _rolled(resolution: Resolution) -> tuple[str | None, str | None]:
+    """The move's id and the stat rolled, as the engine recorded them."""
+    move = resolution.details.get("move") or resolution.params.get("move")
+    stat = next(
+        (
+            v
+            for v in (
+                resolution.details.get("stat"),
+                *(resolution.params.get(k) for k in ("stat", "attribute", "ability")),
+            )
+            if isinstance(v, str)
+        ),
+        None,
+    )
+    return (move if isinstance(move, str) else None), stat
+
+
 def expectation_from(
-    resolution: Resolution, *, character: str | None = None, extra_numbers: Iterable[int] = ()
+    resolution: Resolution,
+    *,
+    character: str | None = None,
+    extra_numbers: Iterable[int] = (),
+    action: str | None = None,
 ) -> Expectation:
     """The expectation for a resolution: its outcome's polarity and every number it holds (dice,
     scores, deltas, set_to values, notes, parameters, details, outcome text, table row ranges;
@@ -242,6 +320,13 @@ def expectation_from(
         _ints([resolution.outcome, resolution.text, resolution.params, resolution.details])
     )
     found.update(_derived(resolution))
+    moves, stats = _system_names(resolution.system)
+    move_id, stat = _rolled(resolution)
+    said = " ".join(
+        [resolution.text or "", str(resolution.details.get("name") or "")]
+        + [c.note or "" for c in resolution.changes]
+    ).lower()
+    move_name = moves.get(move_id or "")
     return Expectation(
         system=resolution.system,
         outcome=resolution.outcome,
@@ -249,6 +334,17 @@ def expectation_from(
         match=resolution.match,
         numbers=frozenset(abs(n) for n in found),
         character=character,
+        changes=tuple(
+            ChangeFact(target=c.target, delta=c.delta, set_to=c.set_to) for c in resolution.changes
+        ),
+        move=move_name,
+        stat=stat if stat in stats else None,
+        # the moves the rule's own outcome text names ("Pay the Price") are the roll's too
+        other_moves=frozenset(
+            n for n in moves.values() if n != move_name and n.lower() not in said
+        ),
+        other_stats=frozenset(s for s in stats if s != stat) if stat in stats else frozenset(),
+        action=action,
     )
 
 
@@ -294,9 +390,19 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n\s*\n")
 _BARE_ANSWER_LINE = re.compile(r"(?im)^([^\w\n]*(?:yes|no|yeah|nope|aye|nay))[ \t]*$")
 
 
+_LINE_END = re.compile(r"[.!?…:;,\"')\]—-]$")
+
+
 def _prepare(text: str) -> str:
+    """The text on one line, each of its lines read as a sentence of its own ("Yes" over
+    "Odds asked: unlikely" is two statements, not one)."""
     text = _BARE_ANSWER_LINE.sub(r"\1.", text)
-    return " ".join(text.translate(_NORMALISE).split())
+    lines = [" ".join(line.split()) for line in text.translate(_NORMALISE).splitlines()]
+    lines = [line for line in lines if line]
+    return " ".join(
+        line if i == len(lines) - 1 or _LINE_END.search(line) else f"{line}."
+        for i, line in enumerate(lines)
+    )
 
 
 def _unquoted(text: str) -> str:
@@ -980,7 +1086,7 @@ TERMS: dict[str, tuple[str, ...]] = {
               "harm", "stress", "damage", "dice", "die", "dexterity", "force", "glamour",
               "intellect"),
     "go_forth": ("effort", "hearts?", "momentum", "stamina", "power", "fatigue", "wounds?", "tn",
-                 "target number", "damage", "dice", "die", "boost"),
+                 "target number", "damage", "dice", "die", "boost", "slots?"),
     "storyteller": ("successes", "success", "dice", "die", "difficulty", "willpower", "rage",
                     "gnosis", "health levels?", "damage", "botch(?:es)?"),
     "roll_under": ("hp", "hit points?", "damage", "armou?r", "brawn", "finesse", "intellect",
@@ -1086,12 +1192,11 @@ def _check_numbers(text: str, expect: Expectation) -> GuardCheck:
             continue
         window = low[max(0, m.start() - 40) : m.start()]
         plain = m.group()[:1] not in "+-" and not m.group().endswith("%")
-        if (
-            plain
-            and not pat.attached.search(window)
-            and (n > 100 or _PROSE_COUNT.match(low, m.end()) or _PROSE_LABEL.search(window))
+        if not pat.attached.search(window) and (
+            (plain and (n > 100 or _PROSE_LABEL.search(window)))
+            or (not m.group().endswith("%") and _PROSE_COUNT.match(low, m.end()))
         ):
-            continue  # a year, "3 guards", "Room 4": prose, not a game number
+            continue  # a year, "3 guards", "Room 4", "a fine of +10 gold": prose
         bad.append(_excerpt(text, m.start(), m.end()))
     if bad:
         reason = f"numbers the engine did not produce: {_quote_words(bad)}"
@@ -1139,6 +1244,41 @@ _FORCED = (
     r"nodding|saying|accepting|deciding|choosing|promising|obeying|kneeling|surrendering|"
     r"giving in|handing)"
 )
+# What only the player decides or knows: the character's feelings (an emotion, not a sensation:
+# "you feel the deck lurch" is the world; "Kell feels the weight of his vow" is the player's),
+# and acts of will the player did not state ("You make a quick retreat", "sets a new goal").
+_EMOTION = (
+    r"(?:weight|fear|afraid|dread|panic|terror|terrified|horror|hope|hopeful|relief|relieved|"
+    r"anger|angry|rage|fury|furious|guilt|guilty|shame|ashamed|despair|joy|pride|proud|resolve|"
+    r"determination|determined|sadness|sad|grief|sorrow|regret|doubt|confident|confidence|"
+    r"scared|anxious|anxiety|nervous|uneasy|unease|elated|triumphant|satisfaction|satisfied|"
+    r"excitement|excited|thrill|surge|pang|rush|wave|sense of|glimmer|spark|flicker|stab|"
+    r"tinge|twinge|knot|longing|love|hatred|hate|disgust|envy|jealous|jealousy|lonely|"
+    r"loneliness|ready|brave|courage|emboldened|encouraged|hopeless|helpless|defeated|"
+    r"overwhelmed|humbled|grateful|gratitude|sympathy|pity|remorse|compassion|a need|an urge|"
+    r"vulnerable|exposed|uncertain|hesitant|reluctant|eager|relieved|calm|at ease|safe)"
+)
+_FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
+_PANICS = (
+    r"(?:panic|panics|panicked|despair|despairs|despaired|lose heart|loses heart|lost heart|"
+    r"lose hope|loses hope|lost hope|steel|steels|steeled) "
+)
+_WILLS = (
+    r"(?:(?:make|makes|made|beat|beats) a (?:\w+ )?(?:retreat|exit|getaway|withdrawal)|"
+    r"(?:retreat|retreats|retreated|flee|flees|fled|withdraw|withdraws|withdrew|back away|"
+    r"backs away|backed away|turn and run|turns and runs|run away|runs away|ran away|"
+    r"(?:set|sets) (?:a |your |his |her |their )?(?:new )?(?:goal|course|vow|plan)|"
+    r"swear|swears|swore|vow|vows|vowed|resolve to|resolves to|make up (?:your|his|her) mind)\b)"
+)
+_CAUSES = (
+    r"\b(?:cause|causes|caused|causing|make|makes|made|making|force|forces|forced|forcing|"
+    r"drive|drives|drove|driving|compel|compels|compelled|send|sends|sent) (?:you|{names}) "
+    r"(?:to )?(?:panic|flee|run|leave|retreat|give up|surrender|drop|abandon|despair|weep|cry|"
+    r"scream|freeze|cower|hesitate|doubt|obey|kneel|beg|confess|agree|feel)\b"
+)
+
+_CAUSED_PRONOUN = re.compile(_CAUSES.replace("{names}", "him|her"))
+
 _HYPOTHETICAL_CHOICE = re.compile(
     r"\b(?:if|unless|whether|when|whenever|once|what|whatever|however|whichever|how|why|may|"
     r"might|can|could|would|should|must|will|shall|need to|needs to|have to|has to|get to|"
@@ -1165,6 +1305,8 @@ class _AgencyPatterns:
     coordinated: re.Pattern[str]
     told: re.Pattern[str]
     participle: re.Pattern[str]
+    inner: re.Pattern[str]  # feelings and acts of will: "Kell feels the weight", "you retreat"
+    causes: re.Pattern[str]  # "causes you to panic"
 
 
 @lru_cache(maxsize=64)
@@ -1198,7 +1340,8 @@ def _agency(character: str | None) -> _AgencyPatterns:
         ),
         # you haggle him down and decide to…
         coordinated=re.compile(
-            rf"(?P<pc>{who})\b(?P<between>[^.;:!?\"\n]{{0,80}}?)\band (?:then )?(?P<v>{_DECIDE})\b"
+            rf"(?P<pc>{who})\b(?P<between>[^.;:!?\"\n]{{0,80}}?)\b(?:and|but|yet) (?:then )?"
+            rf"(?P<v>{_DECIDE})\b"
         ),
         # you tell him that… / you assure her you'll… / you reply that…
         told=re.compile(
@@ -1210,7 +1353,21 @@ def _agency(character: str | None) -> _AgencyPatterns:
             r"whispers|whispered|shout|shouts|shouted)\s+(?:to \w+\s+)?that\b)"
         ),
         participle=re.compile(r"^(?:deciding|choosing|resolving|agreeing|opting)\b.*\byou\b", re.M),
+        inner=re.compile(
+            rf"{who}\s+(?:\w+ly\s+|then\s+|finally\s+|can't help but\s+|begin to\s+|begins to\s+|"
+            rf"start to\s+|starts to\s+)?(?:{_FEELS}|{_PANICS}|{_WILLS})"
+        ),
+        causes=re.compile(_CAUSES.replace("{names}", names)),
     )
+
+
+def _stated(words: str, action: str | None) -> bool:
+    """Whether an act of will is the player's own: a verb of theirs ("I flee the guards": "you
+    flee" tells their attempt). Compared by stem (the first four letters of each word)."""
+    if not action:
+        return False
+    theirs = {w[:4] for w in re.findall(r"[a-z]{4,}", action.lower())}
+    return any(w[:4] in theirs for w in re.findall(r"[a-z]{4,}", words.split(" ", 1)[-1]))
 
 
 def _agrees(verb: str, subject_is_you: bool) -> bool:
@@ -1246,6 +1403,7 @@ def _check_player_agency(
         if m.start("a" if m.group("a") else "b") in pronouns:
             speech.append(_excerpt(joined, m.start(), m.end()))
     choices: list[str] = []
+    feelings: list[str] = []
     subjects = sorted([m.start() for m in pat.subject.finditer(joined)] + pronouns)
     for at in subjects:
         i = bisect_right(text.starts, at) - 1
@@ -1257,6 +1415,12 @@ def _check_player_agency(
         for p in (pat.chooses, pat.told):
             if m := p.match(joined, at):
                 choices.append(_excerpt(joined, m.start(), m.end()))
+        if (
+            (m := pat.inner.match(joined, at))
+            and not _stated(m.group(), expect.action)
+            and not re.search(r"\b(?:who|whom|whoever|that|which|what)\s+$", sentence[:local])
+        ):
+            feelings.append(_excerpt(joined, m.start(), m.end()))
         m = pat.coordinated.match(joined, at)
         if (
             m
@@ -1270,14 +1434,351 @@ def _check_player_agency(
     choices.extend(
         _excerpt(joined, m.start(), m.end()).split(",")[0] for m in pat.participle.finditer(joined)
     )
+    causes = pat.causes.finditer(joined)
+    if pronouns:  # the character is "he" or "she" here: "forcing him to swim back" is theirs
+        causes = itertools.chain(causes, _CAUSED_PRONOUN.finditer(joined))
+    for m in causes:
+        i = bisect_right(text.starts, m.start()) - 1
+        if not _HYPOTHETICAL_CHOICE.search(
+            _clause_before(text.sentences[i], m.start() - text.starts[i])
+        ):
+            feelings.append(_excerpt(joined, m.start(), m.end()))
     problems = []
     if speech:
         problems.append(f"the player's character is made to speak: {_quote_words(speech)}")
     if choices:
         problems.append(f"the player's character is made to choose: {_quote_words(choices)}")
+    if feelings:
+        problems.append(f"the player's character is made to feel or act: {_quote_words(feelings)}")
     if problems:
         return GuardCheck(id="player_agency", passed=False, reason="; ".join(problems))
     return GuardCheck(id="player_agency", passed=True)
+
+
+# --- claimed state changes -------------------------------------------------------------------
+#
+# A narration that says a meter moved claims a state change, and the engine's `changes` are the
+# only changes there are: "You gain +1 focus" on a roll that changed nothing, "momentum +1" on a
+# Strike whose record holds only progress, "her stamina decreases by 3" where the sheet's might
+# is 3 (a number the engine did produce, so the numbers check let it pass). Each claim is read as
+# (meter, direction, amount) and must match a change of the engine's on that meter, in direction
+# and, when the claim gives one, in amount. Telling both options of a "choose one" is a case of
+# it: the engine records the option taken (or none while the player has yet to choose).
+
+# The meters a claim may name, each with the change targets it stands for (the last part of a
+# target: "momentum.stamina" is stamina) and the direction the word itself carries (harm and
+# stress are losses of health and spirit, whatever verb tells them).
+_METERS: tuple[tuple[str, tuple[str, ...], int | None], ...] = (
+    ("momentum", ("momentum",), None),
+    ("health", ("health", "companion_health"), None),
+    ("harm", ("health", "companion_health"), -1),
+    ("spirit", ("spirit",), None),
+    ("stress", ("spirit",), -1),
+    ("supply", ("supply",), None),
+    ("integrity", ("integrity",), None),
+    ("progress", ("progress", "progress_marks", "ticks", "marks"), None),
+    ("experience|xp", ("experience", "xp"), None),
+    ("focus", ("focus",), None),
+    ("blood", ("blood",), None),
+    ("hunger", ("hunger",), None),
+    ("hearts", ("hearts", "heart"), None),
+    ("stamina", ("stamina",), None),
+    ("power", ("power",), None),
+    ("fatigue", ("fatigue",), None),
+    ("wounds?", ("wounds", "wound"), None),
+    ("willpower", ("willpower",), None),
+    ("hp|hit points?", ("hp",), None),
+    ("slots?", ("lock_slots", "slots"), None),  # Go Forth's locked momentum
+)
+_NEXT_MOVE = "next"  # "add +1 on your next move": the held add (next_roll_adds)
+_UP = (
+    "gain|gains|gained|gaining|take|takes|took|taking|get|gets|got|receive|receives|received|"
+    "earn|earns|earned|add|adds|added|mark|marks|marked|regain|regains|regained|recover|"
+    "recovers|recovered|restore|restores|restored|increase|increases|increased|boost|boosts|"
+    "boosted|raise|raises|raised|lock|locks|locked|locking"
+)
+_DOWN = (
+    "lose|loses|lost|losing|suffer|suffers|suffered|suffering|spend|spends|spent|burn|burns|"
+    "burned|burnt|sacrifice|sacrifices|sacrificed|reduce|reduces|reduced|decrease|decreases|"
+    "decreased|drain|drains|drained|deplete|depletes|depleted|cost|costs"
+)
+_RISE = (
+    "increases?|increased|rises?|rose|risen|goes up|went up|grows?|grew|climbs?|climbed|"
+    "(?:is |was )?(?:boosted|restored|replenished|renewed|bolstered)"
+)
+_FALL = (
+    "decreases?|decreased|drops?|dropped|falls?|fell|goes down|went down|is reduced|was reduced|"
+    "reduced|diminishes|diminished|shrinks?|shrank|dwindles?|dwindled|sinks?|sank|"
+    "(?:is |was )?(?:\\w+ly )?(?:undermined|weakened|drained|sapped|depleted|spent|lost|hit|"
+    "damaged|broken|shaken)"
+)
+_AMOUNT = (
+    rf"(?:[+\-]\s?\d+|\d+|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))}|a|an|once|twice)"
+)
+_SPAN = r"(?:\s+(?:some|more|extra|additional|another|point|points|of|the|your|his|her|their|a|an|full|whole|(?:[+\-]\s?)?\d+|[a-z]+ly))"
+
+
+@dataclass(frozen=True)
+class _Claim:
+    meter: str  # the targets' key (the first target it stands for)
+    targets: tuple[str, ...]
+    sign: int | None
+    amount: int | None
+    words: str
+    at: int
+
+
+@lru_cache(maxsize=8)
+def _claim_patterns(system: str) -> tuple[re.Pattern[str], ...]:
+    """Compiled for one system's meters (its TERMS): "heart" is a stat in Sundered Isles, and a
+    meter in no system; Go Forth's hearts are."""
+    terms = " ".join(TERMS.get(system, _COMMON_TERMS))
+    mine = [m for m, _, _ in _METERS if any(w.rstrip("?s") in terms for w in m.split("|"))]
+    meter = "|".join(f"(?:{m})" for m in mine)
+    num = rf"(?P<n>{_AMOUNT})"
+    by = rf"(?P<n>[+\-]?\s?\d+|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))})\b"
+    # "your progress is undermined" is the rule's prose for a miss, not a change of the track
+    owned = "|".join(f"(?:{m})" for m in mine if m != "progress")
+    return (
+        # gain +1 focus / lose two momentum / suffer 2 harm / take +2 momentum / mark progress
+        re.compile(
+            rf"\b(?P<v>{_UP}|{_DOWN})\b(?:{_SPAN}){{0,4}}?(?:\s+{num})?(?:{_SPAN}){{0,3}}?\s+"
+            rf"(?P<t>{meter})\b(?!\s+(?:track|roll|move|die|dice)\b)"
+        ),
+        # momentum +1 / (focus -1)
+        re.compile(rf"\b(?P<t>{meter})\b\s*(?P<s>[+\-]\s?\d+)\b"),
+        # stamina decreases by 3 / your momentum drops (an owner or an amount: "the gaoler's
+        # heart sinks" is prose)
+        re.compile(
+            rf"(?:\b(?P<t>{meter})\b(?:\s+(?:is|was|has|have|will))?\s+(?:(?P<r>{_RISE})|"
+            rf"(?P<f>{_FALL}))\s+by\s+{by}|\b(?:your|his|her|their|[a-z]+'s)\s+(?P<t2>{owned})\b"
+            rf"(?:\s+(?:is|was|has|have|will))?\s+(?:(?P<r2>{_RISE})|(?P<f2>{_FALL}))"
+            rf"(?:\s+by\s+(?P<n2>{_AMOUNT})\b(?!\s+[a-z]))?)"
+        ),
+        # +1 momentum / -2 health (the sign given, no verb before it)
+        re.compile(
+            rf"(?<![\w+\-])(?P<s>[+\-]\s?\d+)\s+(?:(?:to|of)\s+)?(?:your\s+)?(?P<t>{meter})\b"
+        ),
+        # add +1 on your next move / +1 to your next roll
+        re.compile(
+            rf"(?:\b(?P<v>{_UP})\s+)?(?P<s>[+\-]\s?\d+|{_AMOUNT})\s+(?:on|to)\s+(?:your|the|his|her|"
+            r"their)\s+next\s+(?P<t>move|roll|action)\b"
+        ),
+    )
+
+
+def _amount(n: str | None) -> int | None:
+    if not n:
+        return None
+    n = n.replace(" ", "")
+    if n in ("a", "an", "once"):
+        return 1
+    if n == "twice":
+        return 2
+    if n in _WORD_NUMBERS:
+        return _WORD_NUMBERS[n]
+    return abs(int(n))
+
+
+def _meter_of(word: str) -> tuple[str, tuple[str, ...], int | None]:
+    if word in ("move", "roll", "action"):
+        return _NEXT_MOVE, ("next_roll_adds", "adds", "next_move_adds"), None
+    for pattern, targets, sign in _METERS:
+        if re.fullmatch(pattern, word):
+            return targets[0], targets, sign
+    return word, (word,), None
+
+
+def _claims(text: _Text, system: str) -> list[_Claim]:
+    claims: list[_Claim] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _claim_patterns(system):
+        for m in pattern.finditer(text.joined):
+            groups = m.groupdict()
+            t = "t" if groups.get("t") else "t2"
+            if groups.get("t2"):
+                groups.update(r=groups.get("r2"), f=groups.get("f2"))
+            if any(a < m.end(t) and m.start(t) < b for a, b in taken):
+                continue
+            meter, targets, word_sign = _meter_of(m.group(t))
+            sign: int | None = None
+            signed = groups.get("s")
+            if signed and signed.strip()[0] in "+-":
+                sign = 1 if signed.strip()[0] == "+" else -1
+            elif groups.get("v"):
+                sign = 1 if re.fullmatch(_UP, groups["v"]) else -1
+            elif groups.get("r"):
+                sign = 1
+            elif groups.get("f"):
+                sign = -1
+            if word_sign is not None:
+                sign = word_sign  # "take 2 harm" is a loss of health
+            amount = _amount(groups.get("n") or groups.get("n2") or (signed if signed else None))
+            if meter == _NEXT_MOVE and amount is None:
+                continue
+            taken.append((m.start(t), m.end(t)))
+            claims.append(_Claim(meter, targets, sign, amount, m.group().strip(), m.start()))
+    return claims
+
+
+def _made(claim: _Claim, changes: tuple[ChangeFact, ...]) -> bool:
+    for change in changes:
+        # any part of the target: Go Forth's "momentum.power" is momentum's, and power's
+        if not set(re.split(r"[.:]", change.target)) & set(claim.targets):
+            continue
+        if change.delta is None:
+            return True  # set to a value: any telling of a move on that meter
+        if claim.sign is not None and (change.delta > 0) != (claim.sign > 0):
+            continue
+        if claim.amount is not None and abs(change.delta) != claim.amount:
+            continue
+        return True
+    return False
+
+
+# A sentence that states a rule rather than what happened ("On a weak hit, take +1 momentum",
+# "If you choose to...", "Otherwise...") claims nothing.
+_RULE_SENTENCE = re.compile(
+    r"^(?:[\-•*]\s|\d[.)]\s)|^(?:\"…\"\s*)?(?:on a (?:strong hit|weak hit|miss|hit|match)|if\b|when\b|whenever\b|"
+    r"otherwise\b|unless\b|either\b|choose\b|you (?:may|can|could|might) )"
+)
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[\-•*]|\d[.)])\s")
+
+
+_CHOICE_LEAD = re.compile(r"\bchoose\b|\bas follows\b|\bany of\b|\boptions?\b")
+
+
+def _options(raw: str) -> list[str]:
+    """The lines of a list that follows "choose" (the rule's options, lower-cased)."""
+    out, choosing = [], False
+    for line in raw.translate(_NORMALISE).lower().splitlines():
+        if _LIST_ITEM.match(line):
+            if choosing:
+                out.append(" ".join(line.split()))
+        else:
+            choosing = bool(_CHOICE_LEAD.search(line)) or (choosing and not line.strip())
+    return out
+
+
+def _check_changes(text: _Text, expect: Expectation, raw: str = "") -> GuardCheck:
+    if expect.changes is None:
+        return GuardCheck(id="changes", passed=True)
+    options = _options(raw) if _CHOICE_LEAD.search(raw.lower()) else []
+    move_names = _system_names(expect.system)[0].values()
+    bad: list[str] = []
+    claims = sorted(_claims(text, expect.system), key=lambda c: c.at)
+    # Options offered, not claims: two changes joined by "or" ("Suffer -1 health or lose
+    # momentum (-2)", the rule's own words for a choice the player makes).
+    offered: set[int] = set()
+    for a, b in pairwise(claims):
+        between = text.joined[a.at + len(a.words) : b.at]
+        if "\n" not in between and re.search(r"\bor\b", between):
+            offered.update((a.at, b.at))
+    for claim in claims:
+        i = bisect_right(text.starts, claim.at) - 1
+        sentence, local = text.sentences[i], claim.at - text.starts[i]
+        if claim.at in offered or any(claim.words in o for o in options):
+            continue
+        if any(claim.words in name.lower() and name in raw for name in move_names):
+            continue  # a move's name ("Lose Momentum", "Endure Harm"), not a change
+        if re.search(r"\b(?:each|per|every|for every|for each)\s+$", sentence[:local]):
+            continue  # a rate ("exchange each -1 of supply for a point"), not a change
+        if sentence.rstrip('"… ').endswith("?") or _RULE_SENTENCE.match(sentence):
+            continue
+        if _NEGATION.search(sentence[:local]) or _HYPOTHETICAL.search(
+            _clause_before(sentence, local)
+        ):
+            continue
+        if not _made(claim, expect.changes):
+            bad.append(claim.words)
+    if bad:
+        made = (
+            "; ".join(
+                f"{c.target} {c.delta:+d}"
+                if c.delta is not None
+                else f"{c.target} set to {c.set_to}"
+                for c in expect.changes
+            )
+            or "none"
+        )
+        reason = f"changes the engine did not make: {_quote_words(bad)} (its changes: {made})"
+        return GuardCheck(id="changes", passed=False, reason=reason)
+    return GuardCheck(id="changes", passed=True)
+
+
+# --- move and stat names ---------------------------------------------------------------------
+#
+# "Compel: miss" on a Face Danger (copied from an earlier turn), "+dexterity" on a +glamour roll:
+# the roll named as another move, or the wrong stat said to be rolled. A move name counts where
+# it labels the roll (followed by a colon or a band, or after "roll", "make", "trigger") or, for
+# a name of two words or more, wherever it stands capitalised; a stat where it is rolled or added
+# ("+dexterity", "dexterity +2", "roll with iron", "using your wits").
+
+_LABEL_AFTER = r"\s*(?::|—|-\s|\(|\s+(?:strong hit|weak hit|miss|roll|move)\b)"
+_LABEL_BEFORE = (
+    r"\b(?:roll(?:s|ed|ing)?|make|makes|made|making|trigger(?:s|ed)?|use[sd]?|using)\s+(?:to\s+)?"
+)
+
+
+@lru_cache(maxsize=64)
+def _name_patterns(names: frozenset[str]) -> re.Pattern[str] | None:
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?P<n>{alternatives})(?![\w'])")
+
+
+def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
+    bad: list[str] = []
+    text = _unquoted(prepared)
+    moves = _name_patterns(expect.other_moves)
+    for m in moves.finditer(text) if moves else ():
+        name = m.group("n")
+        before = text[max(0, m.start() - 20) : m.start()]
+        label = re.match(_LABEL_AFTER, text[m.end() :]) or re.search(
+            _LABEL_BEFORE + r"(?:the\s+)?$", before, re.I
+        )
+        sentence_start = not before.strip() or before.rstrip()[-1:] in ".!?:\n"
+        if label or (" " in name and not sentence_start):
+            bad.append(_excerpt(text, m.start(), m.end() + 6))
+    if expect.other_stats:
+        low = text.lower()
+        stats = "|".join(re.escape(s) for s in sorted(expect.other_stats))
+        stat_used = re.compile(
+            rf"\+\s?(?:{stats})\b|\b(?:{stats})\s?\+\s?\d|\b(?:roll(?:s|ed|ing)?|add(?:s|ed|ing)?|"
+            rf"using|with)\s+(?:your\s+|his\s+|her\s+)?\+?(?:{stats})\b(?!\s+(?:of|and)\b)"
+            rf"|\((?:{stats})\)"
+        )
+        bad.extend(_excerpt(low, m.start(), m.end()) for m in stat_used.finditer(low))
+    if bad:
+        rolled = ", ".join(x for x in (expect.move, expect.stat and f"+{expect.stat}") if x)
+        reason = f"another move or stat named: {_quote_words(bad)} (rolled: {rolled or 'no move'})"
+        return GuardCheck(id="names", passed=False, reason=reason)
+    return GuardCheck(id="names", passed=True)
+
+
+# --- form ------------------------------------------------------------------------------------
+#
+# A small model echoes its prompt: our delimiter tags ("<passage>…</passage>", "<action>"), the
+# prompt's headings ("Rules passages:", "The engine's resolution"), or talks about "the player's
+# character" instead of to "you". None of it is narration a player can read.
+
+_SCAFFOLD = re.compile(
+    r"</?\s*(?:passage|action|context|situation|question|outcome|conversation|br)\b[^>]*>|"
+    r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
+    r"the situation so far|the player's character|write the narration again)\b",
+    re.I,
+)
+
+
+def _check_form(text: str) -> GuardCheck:
+    found = [m.group() for m in _SCAFFOLD.finditer(text)]
+    if found:
+        reason = f"the prompt's own words or tags in the narration: {_quote_words(found)}"
+        return GuardCheck(id="form", passed=False, reason=reason)
+    return GuardCheck(id="form", passed=True)
 
 
 # --- the check ---------------------------------------------------------------------------------
@@ -1296,5 +1797,8 @@ def check_narration(text: str, expect: Expectation) -> GuardReport:
         _check_answer(sentences, expect),
         _check_numbers(prepared, expect),
         _check_player_agency(prepared, sentences, expect, pronouns),
+        _check_changes(sentences, expect, text),
+        _check_names(prepared, expect),
+        _check_form(text),
     ]
     return GuardReport(passed=all(c.passed for c in checks), checks=checks)

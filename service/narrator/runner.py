@@ -76,11 +76,12 @@ class Narration:
     check: Check | None
     calls: Calls = field(default_factory=Calls)
     shape: Callable[[str, bool], str] | None = None
+    accept: Check | None = None
 
     def events(self, *, stream: bool) -> AsyncIterator[Event]:
         return narrate(
             model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
-            calls=self.calls, stream=stream, shape=self.shape,
+            calls=self.calls, stream=stream, shape=self.shape, accept=self.accept,
         )  # fmt: skip
 
 
@@ -91,6 +92,9 @@ FIXES = {
     "answer": "give the oracle's answer exactly as the engine decided it",
     "numbers": "mention no number but those the facts give, and no change they do not list",
     "player_agency": 'never make "you" speak, decide, choose, act or feel',
+    "changes": "claim no gain or loss but the state changes the facts list, with their amounts",
+    "names": "name only the move and the stat the facts give",
+    "form": "write only the story, in plain prose to you: no tags, headings or labels",
 }
 
 
@@ -114,10 +118,14 @@ async def narrate(
     calls: Calls,
     stream: bool,
     shape: Callable[[str, bool], str] | None = None,
+    accept: Check | None = None,
 ) -> AsyncIterator[Event]:
     """``prompt(correction)`` renders the task's prompt; the correction is empty the first time
     and names the guard's reason on the retry. ``shape(text, first)`` rewrites each piece of
-    model text before it is shown (the rules chat marks unverified quotations with it)."""
+    model text before it is shown (the rules chat marks unverified quotations with it).
+    ``accept(whole)`` judges the finished reply only (never a prefix): one it refuses is not
+    asked for again, the offline text is shown instead (the rules chat: no verified quotation,
+    no answer)."""
 
     def show(text: str, first: bool) -> str:
         return shape(text, first) if shape is not None else text
@@ -163,6 +171,14 @@ async def narrate(
             report = check(full) if check is not None else None
             if report is not None and not report.passed:
                 raise GuardFailed(report)
+            verdict = accept(full) if accept is not None else None
+            if verdict is not None and not verdict.passed:
+                last_report = verdict
+                rejected.append(f"attempt {attempt}: {verdict.reason()}")
+                if released:
+                    yield Discard(f"the reply was not accepted: {verdict.reason()}")
+                fallback_reason = f"the model's reply was not accepted: {verdict.reason()}"
+                break
             if buffer.strip():
                 yield Token(show(buffer, not released))
             yield Done(

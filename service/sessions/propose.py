@@ -23,6 +23,7 @@ from service.narrator import facts
 from service.narrator.catalogue import catalogue
 from service.narrator.model import Calls, ChatModel, ModelError, parse_json_object
 from service.sessions import play
+from service.sessions.errors import SessionError
 from vectorstore.keyword import KeywordIndex, tokenize
 
 # Roll kinds never proposed for an action: they are asked for by name.
@@ -168,17 +169,25 @@ def offline_proposal(system: GameSystem, words: str, state: play.State | None = 
         return _oracle_proposal(system)
     if system.moves:
         fits = _fits(system, words)
-        move = system.move(move_ranking(system, words)[0][0])
-        params: dict[str, Any] = {"move": move.id}
-        if stat := _stat_for(system, move.id, words):
-            params["stat"] = stat
-        if fits and fits[0][1] >= 1.0:
-            why = f"your words fit its trigger: {move.trigger}"
-        else:
-            why = (f"nothing in your words matched a move; {move.name} is the move for a risky "
-                   f"action ({move.trigger}) - name another move if it fits better, or ask a "
-                   "question to ask the oracle")  # fmt: skip
-        return Proposal(move=move.id, kind="move", params=params, why=why)
+        ranking = move_ranking(system, words)
+        proposal: Proposal | None = None
+        # the best-ranked move the engine would accept now (a Strike needs a combat track open)
+        for rank, (move_id, _) in enumerate(ranking[:12]):
+            move = system.move(move_id)
+            params: dict[str, Any] = {"move": move.id}
+            if stat := _stat_for(system, move.id, words):
+                params["stat"] = stat
+            if rank == 0 and fits and fits[0][1] >= 1.0:
+                why = f"your words fit its trigger: {move.trigger}"
+            else:
+                why = (f"nothing in your words matched a move; {move.name} is the move for a "
+                       f"risky action ({move.trigger}) - name another move if it fits better, or "
+                       "ask a question to ask the oracle")  # fmt: skip
+            proposal = Proposal(move=move.id, kind="move", params=params, why=why)
+            if _accepted(system, state, proposal):
+                return proposal
+        assert proposal is not None
+        return proposal
     kind = _default_kind(system)
     return Proposal(
         kind=kind,
@@ -234,7 +243,7 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
         proposal = proposal.model_copy(
             update={"kind": "move", "params": {**proposal.params, "move": proposal.move}}
         )
-    kind = system.roll_kind(proposal.kind)
+    system.roll_kind(proposal.kind)  # UnknownError for a kind the system lacks
     for gm in _gm_params(system):
         value = proposal.params.get(gm.param)
         if value is None or proposal.kind not in gm.kinds:
@@ -246,13 +255,32 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
             or (gm.maximum is not None and value > gm.maximum)
         ):
             raise RulesError(f"{gm.param} {value} is out of range", f"params.{gm.param}")
+    trial(system, state, proposal)
+    return proposal
+
+
+def trial(system: GameSystem, state: play.State, proposal: Proposal) -> None:
+    """Resolve a proposal as accept would, nothing stored: RulesError or SessionError when the
+    engine or the session would refuse it. A proposal the engine would refuse at accept
+    ("unknown stat for set_a_course 'miles'", Enter the Fray with no stat, both tn and
+    difficulty, a Strike with no combat track open) is never offered."""
+    kind = system.roll_kind(proposal.kind)
     _, full = play.roll_params(system, state, kind.id, proposal.params, None)
     validate_params(kind, full)
-    # Trial-resolved, nothing stored: a proposal the engine would refuse at accept ("unknown
-    # stat for set_a_course 'miles'", Enter the Fray with no stat, both tn and difficulty) is
-    # never offered; the offline proposal is, with the reason.
+    if (track_type := play.marked_track_type(system, kind.id, proposal.params)) is not None:
+        name = system.move(str(proposal.params["move"])).name
+        play.track_for_marks(state, track_type, name)  # none open, or several: accept refuses
     play.resolve(system, kind.id, full, dice=None, seed=TRIAL_SEED)
-    return proposal
+
+
+def _accepted(system: GameSystem, state: play.State | None, proposal: Proposal) -> bool:
+    if state is None:
+        return True
+    try:
+        trial(system, state, proposal)
+    except (RulesError, SessionError):
+        return False
+    return True
 
 
 async def propose(
@@ -280,6 +308,8 @@ async def propose(
         reason = exc.reason
     except RulesError as exc:
         reason = f"the engine refused the model's proposal: {exc.message}"
+    except SessionError as exc:
+        reason = f"the session refused the model's proposal: {exc}"
     except (ValueError, ValidationError):
         reason = "the model's proposal was not valid JSON of the expected form"
     return offline.model_copy(update={"rejected": reason})

@@ -460,7 +460,7 @@ def _narration(
     # copied "Compel: miss" from an offline narration into a Face Danger).
     situation = context.session_context(state, row.summary or "", [], None)
     words = turn.words
-    expect = expectation_from(resolution, character=character,
+    expect = expectation_from(resolution, character=character, action=words,
                               extra_numbers=facts.numbers_in([words, situation]))  # fmt: skip
 
     def prompt(correction: str) -> RenderedPrompt:

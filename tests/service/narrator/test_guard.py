@@ -719,3 +719,145 @@ def test_a_bare_answer_on_its_own_line_is_the_answer(text: str) -> None:
     # and a line that merely starts with the word is no answer
     fine = check_narration("No one stands at the gate tonight.", expect)
     assert fine.passed
+
+
+# --- holes a real model found (issue 15): claimed changes, names, feelings and acts of will ------
+#
+# DESIGN.md: the narrator "never decides an outcome and never changes a number"; the engine's
+# `changes` are the only state changes there are, so a change told in prose must be one of them.
+
+
+def _rolled(system: str, kind: str, params: dict[str, Any], outcome: str, **kw: Any) -> Resolution:
+    for seed in range(300):
+        r = resolve_roll(system, kind, params, seed=seed)
+        if r.outcome == outcome and all(getattr(r, k) == v for k, v in kw.items()):
+            return r
+    raise AssertionError(f"no seed gives {outcome}")
+
+
+FACE_DANGER = {"move": "face_danger", "stat": "edge", "stat_value": 2}
+
+
+def test_a_change_told_must_be_the_engines_in_meter_direction_and_amount() -> None:
+    # "On a strong hit, you are successful. Take +1 momentum." (Face Danger)
+    strong = expectation_from(_rolled("sundered_isles", "move", FACE_DANGER, "strong_hit"))
+    assert check_narration("You cross the gap cleanly. Take +1 momentum.", strong).passed
+    assert check_narration("You land on the deck and gain 1 momentum.", strong).passed
+    for wrong in (
+        "You land on the deck. Take +2 momentum.",  # the amount
+        "You land on the deck, but you lose 1 momentum.",  # the direction
+        "You land on the deck and take +1 health.",  # the meter
+    ):
+        report = check_narration(wrong, strong)
+        assert report.failed == ["changes"], (wrong, report.reason())
+
+
+def test_a_change_where_the_engine_made_none_is_caught_though_its_number_exists() -> None:
+    # Real model text: "You gain +1 focus" on an Elegy action roll that changed nothing (a
+    # challenge die showed 1, so 1 is a number of the record and the numbers check let it by).
+    r = _rolled("elegy", "action", {"stat": "glamour", "stat_value": 2, "focus": 3}, "miss")
+    assert r.changes == []
+    text = "The doorman wavers, then blocks the door. You gain +1 focus as he sneers."
+    assert "changes" in check_narration(text, expectation_from(r)).failed
+    # "momentum +1" on a Strike weak hit, whose record holds progress and position only: "On a
+    # weak hit, mark progress twice, but you expose yourself to danger. You are in a bad spot."
+    strike = _rolled(
+        "sundered_isles", "move", {"move": "strike", "stat": "iron", "stat_value": 3}, "weak_hit"
+    )
+    expect = expectation_from(strike)
+    assert check_narration("Your blade bites deep. Mark progress twice.", expect).passed
+    text = "Your blade bites deep, momentum +1, but the bosun's club clips your ribs."
+    assert "changes" in check_narration(text, expect).failed
+
+
+def test_go_forths_meters_told_changed_by_a_sheets_number_are_caught() -> None:
+    # Real model text on a Go Forth check that changed nothing, the sheet's might being 3:
+    # "her stamina decreases by 3 ... momentum is reduced by 1".
+    r = _rolled("go_forth", "check", {"attribute": "might", "roll_bonus": 3, "tn": 12}, "success")
+    expect = expectation_from(r)
+    assert 3 in expect.numbers
+    text = "The door grinds open. Her stamina decreases by 3, and momentum is reduced by 1."
+    report = check_narration(text, expect)
+    assert "changes" in report.failed
+    assert "stamina decreases by 3" in (report.reason() or "")
+
+
+def test_a_choose_one_outcome_told_as_both_options_is_caught() -> None:
+    # Secure an Advantage: "On a weak hit, choose one. - Take +2 momentum - Add +1 on your next
+    # move (not a progress move)". Until the player chooses, the engine records neither; the real
+    # model wrote both as done.
+    params = {"move": "secure_an_advantage", "stat": "wits", "stat_value": 2}
+    weak = _rolled("sundered_isles", "move", params, "weak_hit")
+    text = "You spot the gap in the wall. You take +2 momentum and add +1 on your next move."
+    report = check_narration(text, expectation_from(weak))
+    assert report.failed == ["changes"]
+    assert "add +1 on your next move" in (report.reason() or "")
+    # "On a strong hit, take both.": both are the engine's changes, and pass
+    strong = _rolled("sundered_isles", "move", params, "strong_hit")
+    assert check_narration(text, expectation_from(strong)).passed
+    # the rule's own options, offered rather than told, pass on the weak hit
+    offered = (
+        "The wall has a weak point. Choose one:\n- Take +2 momentum\n- Add +1 on your next move"
+    )
+    assert check_narration(offered, expectation_from(weak)).passed
+
+
+def test_the_rules_either_or_and_a_rate_are_not_claims() -> None:
+    # Endure Harm: "On a miss, it's worse than you thought. Suffer an additional -1 health or
+    # LOSE MOMENTUM (-2)." An option offered with "or" is the player's to choose.
+    r = _rolled("sundered_isles", "move", {"move": "endure_harm", "stats": {"health": 3, "iron": 2}},
+                "miss")  # fmt: skip
+    assert check_narration(r.text or "", expectation_from(r)).passed
+    assert not check_narration("You suffer -1 health.", expectation_from(r)).passed
+
+
+def test_the_wrong_move_or_stat_named_is_caught() -> None:
+    # Real model text: "Compel: miss" on a Face Danger (copied from an earlier turn's narration).
+    miss = expectation_from(_rolled("sundered_isles", "move", FACE_DANGER, "miss"))
+    assert miss.move == "Face Danger" and miss.stat == "edge"
+    report = check_narration("Compel: miss. The guard laughs in your face.", miss)
+    assert report.failed == ["names"]
+    assert check_narration("Face Danger: miss. The rope snaps and you fall.", miss).passed
+    # a move the rule's own miss text names ("PAY THE PRICE") is the roll's, not another's
+    assert "Pay the Price" not in miss.other_moves
+    # Real model text: "+dexterity" on an Elegy +glamour roll.
+    glamour = _rolled(
+        "elegy", "action", {"stat": "glamour", "stat_value": 2, "focus": 3}, "strong_hit"
+    )
+    expect = expectation_from(glamour)
+    assert "names" in check_narration("You roll +dexterity and charm the doorman.", expect).failed
+    assert check_narration("You roll +glamour and charm the doorman.", expect).passed
+    # ordinary words that are stats elsewhere are prose: "with a heart of stone", "iron bars"
+    si = expectation_from(_rolled("sundered_isles", "move", FACE_DANGER, "strong_hit"))
+    assert check_narration("The iron bars bend; the gaoler's heart sinks.", si).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # real model texts, the character made to feel or act
+        "Kell feels the weight of his vow settle on his shoulders.",
+        "You make a quick retreat into the alley.",
+        "The howl causes you to panic and leave the building.",
+        "You feel a surge of hope as the gate opens.",
+    ],
+)
+def test_the_characters_feelings_and_acts_of_will_are_the_players(text: str) -> None:
+    # DESIGN.md: the narrator "does not decide what the player's character says or chooses".
+    expect = expectation_from(_rolled("sundered_isles", "move", FACE_DANGER, "weak_hit"),
+                              character="Kell", action="I slip past the hounds")  # fmt: skip
+    assert "player_agency" in check_narration(text, expect).failed
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("You feel the deck lurch under your boots.", "I cross the deck"),  # a sensation
+        ("The guard panics and flees down the stairs.", "I rush the guard"),  # someone else
+        ("You flee down the alley, the hounds baying behind.", "I flee the hounds"),  # theirs
+    ],
+)
+def test_sensations_others_feelings_and_the_players_own_acts_pass(text: str, action: str) -> None:
+    expect = expectation_from(_rolled("sundered_isles", "move", FACE_DANGER, "weak_hit"),
+                              character="Kell", action=action)  # fmt: skip
+    assert check_narration(text, expect).passed, check_narration(text, expect).reason()

@@ -46,3 +46,22 @@ def test_a_proposal_the_engine_refuses_is_not_offered(
         assert proposal["source"] == "offline" and "refused" in proposal["rejected"]
         accepted = client.post(f"/v1/sessions/{sid}/turns/1/accept", json={"seed": 3})
         assert accepted.status_code == 200, accepted.text
+
+
+def test_neither_proposal_is_offered_when_the_session_would_refuse_it(client: TestClient) -> None:
+    # The real model's second run: its proposal refused, the offline one was a Strike, and the
+    # accept was a 409: "Strike marks progress on a combat track and this session has no open
+    # one". Strike: "On a strong hit, mark progress twice." The offline proposal is now the
+    # best-ranked move the engine would accept, and the model's Strike is refused at trial.
+    sid = create(client, "sundered_isles", KELL)["id"]
+    words = "I cut the mooring lines and let the galleon drift"
+    strike = {"move": "strike", "kind": "move", "params": {"stat": "iron"}}
+    with respx.mock(assert_all_called=False) as mock:
+        model = mock.post(CHAT_URL)
+        model.side_effect = [completion(json.dumps(strike)), completion("The lines part.")]
+        proposed = client.post(f"/v1/sessions/{sid}/turns", json={"words": words}).json()
+        proposal = proposed["proposal"]
+        assert proposal["source"] == "offline" and "no open one" in proposal["rejected"]
+        assert proposal["move"] != "strike"
+        accepted = client.post(f"/v1/sessions/{sid}/turns/1/accept", json={"seed": 3})
+        assert accepted.status_code == 200, accepted.text

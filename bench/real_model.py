@@ -1,0 +1,470 @@
+"""The narrator against a real model: a fixed, varied corpus, every word the model wrote kept.
+
+Where a local OpenAI-compatible server is given by ``OPENAI_BASE_URL`` (llama.cpp's server, say;
+`../shared/DESIGN.md` "Facts" says how to build and start one here), this runs the service in
+this process (on a loopback port, its lifespan and all) against that model and sends it a fixed
+corpus of requests:
+
+- the oracle: yes, no and matches across the odds, for the systems that have one;
+- narrations of a strong hit, a weak hit, a miss and a match (or each system's own bands) for
+  every system, with state changes where the move makes them;
+- sparks (tables rolled and read);
+- rules questions, some the texts answer and some they do not;
+- two short sessions (Sundered Isles and Go Forth), with named moves and proposed ones accepted.
+
+Every request, the model's raw text (each attempt, rejected ones included: the model is wrapped
+so that every reply it sends is recorded), and what reached the player go to a JSON-lines file,
+one line per request, written as each completes (a run stopped halfway keeps what it did). A
+summary closes the run: narrations by narrator, guard rejections by check, proposals refused at
+accept, rules answers that said "not covered" for a question the texts answer, model calls per
+turn, and seconds per request.
+
+Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
+``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
+Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
+(the defaults here when unset).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from narrator import free_port, serve_in_thread  # noqa: E402
+
+from prompts import RenderedPrompt  # noqa: E402
+from service.narrator.model import Calls, ChatModel  # noqa: E402
+
+# --- the corpus --------------------------------------------------------------------------------
+
+CHAR = "Kell"
+ORACLE: list[dict[str, Any]] = [
+    # (system, question, odds, d100): Sundered Isles says yes on d100 <= the odds' number, Elegy
+    # yes on >= it; a double (11, 22, ... 99, 100) is a match
+    {"system": "sundered_isles", "question": "Is the harbour guarded?", "odds": "50_50", "dice": [31]},
+    {"system": "sundered_isles", "question": "Is the tavern crowded tonight?", "odds": "unlikely", "dice": [81]},
+    {"system": "sundered_isles", "question": "Does the captain recognise me?", "odds": "likely", "dice": [44]},
+    {"system": "sundered_isles", "question": "Is there a storm coming?", "odds": "small_chance", "dice": [97]},
+    {"system": "sundered_isles", "question": "Is the map a forgery?", "odds": "50_50", "dice": [77]},
+    {"system": "sundered_isles", "question": "Are the smugglers still aboard?", "odds": "almost_certain", "dice": [12]},
+    {"system": "elegy", "question": "Is the priest awake?", "odds": "50_50", "dice": [62]},
+    {"system": "elegy", "question": "Does the ghoul follow me?", "odds": "likely", "dice": [11]},
+    {"system": "elegy", "question": "Is the crypt sealed?", "odds": "unlikely", "dice": [66]},
+    {"system": "go_forth", "question": "Is the bridge still standing?", "odds": "likely", "seed": 3},
+    {"system": "storyteller", "question": "Is the Prince in the Elysium tonight?", "odds": "50_50", "seed": 5},
+]  # fmt: skip
+
+# (system, kind, params, outcome wanted, match wanted or None, action)
+NARRATE: list[tuple[str, str, dict[str, Any], str, bool | None, str]] = [
+    ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, "strong_hit", False, "I leap from the rigging to the enemy deck"),
+    ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, "weak_hit", False, "I climb the crumbling sea wall"),
+    ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, "miss", False, "I swim for the wreck before the tide turns"),
+    ("sundered_isles", "move", {"move": "face_danger", "stat": "wits", "stat_value": 2}, "miss", True, "I read the reef's currents to slip past the patrol"),
+    ("sundered_isles", "move", {"move": "secure_an_advantage", "stat": "wits", "stat_value": 2}, "weak_hit", False, "I study the fort's walls from the dunes"),
+    ("sundered_isles", "move", {"move": "secure_an_advantage", "stat": "shadow", "stat_value": 2}, "strong_hit", True, "I hide in the fog bank and wait for the cutter"),
+    ("sundered_isles", "move", {"move": "gather_information", "stat": "wits", "stat_value": 3}, "strong_hit", False, "I question the dock workers about the missing ship"),
+    ("sundered_isles", "move", {"move": "compel", "stat": "heart", "stat_value": 2}, "weak_hit", False, "I try to convince the harbourmaster to let us dock"),
+    ("sundered_isles", "action", {"stat": "iron", "stat_value": 3, "momentum": 2}, "miss", False, "I force the rusted hatch open"),
+    ("elegy", "action", {"stat": "glamour", "stat_value": 3, "adds": 2, "focus": 3}, "strong_hit", False, "I charm the doorman into letting me pass"),
+    ("elegy", "action", {"stat": "glamour", "stat_value": 2, "focus": 3}, "weak_hit", False, "I beguile the curator into showing me the vault"),
+    ("elegy", "action", {"stat": "dexterity", "stat_value": 2, "focus": 3}, "miss", False, "I slip through the window before the guard turns"),
+    ("elegy", "action", {"stat": "force", "stat_value": 3, "adds": 2, "focus": 3}, "strong_hit", True, "I tear the iron gate off its hinges"),
+    ("elegy", "power", {"stat": "force", "stat_value": 2, "blood": 3}, "miss", None, "I call on the blood to still the hound"),
+    ("go_forth", "check", {"roll_bonus": 3, "tn": 13}, "success", None, "I climb the cliff to the watchtower"),
+    ("go_forth", "check", {"roll_bonus": 1, "tn": 15}, "failure", None, "I pick the lock on the armoury door"),
+    ("go_forth", "effort", {"roll_bonus": 3, "effort_bonus": 2, "effort_die": 8, "tn": 13}, "hit", None, "I swing my axe at the bandit"),
+    ("go_forth", "effort", {"roll_bonus": 1, "effort_bonus": 2, "effort_die": 6, "tn": 15}, "graze", None, "I loose an arrow at the wolf"),
+    ("go_forth", "contest", {"roll_bonus": 2, "opponent_bonus": 1}, "loss", None, "I wrestle the guard for the key"),
+    ("storyteller", "simple", {"pool": 5, "difficulty": 6}, "success", None, "I shadow the ghoul through the market"),
+    ("storyteller", "simple", {"pool": 5, "difficulty": 7}, "failure", None, "I search the haven for the hidden letter"),
+    ("storyteller", "simple", {"pool": 3, "difficulty": 8}, "botch", None, "I leap across the rooftops"),
+    ("storyteller", "resisted", {"pool": 5, "difficulty": 6, "opponent_pool": 4, "opponent_difficulty": 6}, "win", None, "I stare down the rival Kindred"),
+    ("roll_under", "save", {"ability": "finesse", "score": 12}, "success", None, "I dodge the falling portcullis"),
+    ("roll_under", "save", {"ability": "brawn", "score": 9}, "failure", None, "I hold the door against the orcs"),
+    ("roll_under", "deed", {"ability": "finesse", "score": 13, "weapon": {"die": 8}}, "spectacular_success", None, "I vault the table and strike at the bandit chief"),
+    ("roll_under", "opposed", {"actor": {"name": CHAR, "ability": "brawn", "score": 12}, "opponent": {"name": "Orc", "ability": "brawn", "score": 14}}, "opponent_wins", None, "I arm-wrestle the orc for the map"),
+]  # fmt: skip
+
+SPARKS: list[dict[str, Any]] = [
+    {"system": "sundered_isles", "table": "pay_the_price", "situation": "Kell failed to slip past the patrol", "seed": 1},
+    {"system": "sundered_isles", "table": "make_a_discovery", "situation": "Kell explores a sunken temple", "seed": 2},
+    {"system": "sundered_isles", "table": "begin_a_session", "situation": "a new session opens in port", "seed": 3},
+    {"system": "elegy", "table": "pay_the_price", "situation": "the hunter is closing in", "seed": 4},
+    {"system": "go_forth", "table": "severity", "situation": "a rockslide strikes the party", "seed": 5},
+    {"system": "storyteller", "table": "degree_of_success", "situation": "tailing a ghoul", "seed": 6},
+]  # fmt: skip
+
+# (system, question, whether the texts answer it)
+RULES: list[tuple[str, str, bool]] = [
+    ("sundered_isles", "What happens on a weak hit when I Face Danger?", True),
+    ("sundered_isles", "How do I burn momentum?", True),
+    ("sundered_isles", "When do I make a progress roll?", True),
+    ("elegy", "What does a match mean on an action roll?", True),
+    ("go_forth", "What happens when I graze with an Effort roll?", True),
+    ("roll_under", "How does advantage work on a save?", True),
+    ("sundered_isles", "How much does a laser rifle cost in credits?", False),
+    ("storyteller", "What are the rules for flying a starship?", False),
+]  # fmt: skip
+
+SESSIONS: list[dict[str, Any]] = [
+    {
+        "system": "sundered_isles",
+        "sheet": {"name": CHAR, "stats": {"edge": 2, "heart": 2, "iron": 3, "shadow": 1, "wits": 1}},
+        "turns": [
+            {"words": "I sneak aboard the moored galleon", "move": "face_danger", "params": {"stat": "shadow"}, "seed": 4},
+            {"words": "I look around the hold for the stolen charts", "move": "gather_information", "params": {"stat": "wits"}, "seed": 7},
+            {"words": "I try to sweet-talk the quartermaster into letting me go", "seed": 11},
+            {"words": "I cut the mooring lines and let the galleon drift", "seed": 12},
+        ],
+    },
+    {
+        "system": "go_forth",
+        "sheet": {"name": "Ash", "attributes": {"might": 3, "agility": 2}},
+        "turns": [
+            {"words": "I force the shrine's stone door", "kind": "check", "params": {"attribute": "might", "tn": 12}, "seed": 2},
+            {"words": "I climb the broken stair to the bell tower", "seed": 5},
+            {"words": "I attack the skeleton guarding the reliquary", "seed": 8},
+            {"words": "I sprint across the collapsing bridge", "seed": 9},
+        ],
+    },
+]  # fmt: skip
+
+NOT_COVERED_WORDS = ("not covered", "not in these rules", "do not cover", "don't cover")
+
+
+# --- the recording model -----------------------------------------------------------------------
+
+
+class Recorder:
+    """Wraps the service's model: every reply (each attempt, rejected or not) is kept, in order,
+    until the next request takes them."""
+
+    def __init__(self, inner: ChatModel) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.attempts: list[dict[str, Any]] = []
+
+    def take(self) -> list[dict[str, Any]]:
+        out, self.attempts = self.attempts, []
+        return out
+
+    def _keep(self, prompt: RenderedPrompt, text: str, mode: str, t0: float, error: str) -> None:
+        self.attempts.append(
+            {
+                "mode": mode,
+                "system_prompt": prompt.system,
+                "user_prompt": prompt.user,
+                "raw": text,
+                "error": error,
+                "seconds": round(time.monotonic() - t0, 1),
+            }
+        )
+
+    async def complete(
+        self, prompt: RenderedPrompt, calls: Calls, *, json_reply: bool = False
+    ) -> str:
+        t0 = time.monotonic()
+        try:
+            text = await self.inner.complete(prompt, calls, json_reply=json_reply)
+        except Exception as exc:
+            self._keep(prompt, "", "json" if json_reply else "complete", t0, repr(exc))
+            raise
+        self._keep(prompt, text, "json" if json_reply else "complete", t0, "")
+        return text
+
+    async def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]:
+        t0 = time.monotonic()
+        text = ""
+        try:
+            async for delta in self.inner.stream(prompt, calls):
+                text += delta
+                yield delta
+        except Exception as exc:
+            self._keep(prompt, text, "stream", t0, repr(exc))
+            raise
+        self._keep(prompt, text, "stream", t0, "")
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+class Run:
+    def __init__(self, client: httpx.Client, recorder: Recorder, out: Path) -> None:
+        self.client = client
+        self.recorder = recorder
+        self.out = out
+        self.records: list[dict[str, Any]] = []
+        self.narrate_from = 0
+
+    def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any, float]:
+        t0 = time.monotonic()
+        r = self.client.post(path, json=body)
+        try:
+            data = r.json()
+        except ValueError:
+            data = {"raw": r.text}
+        return r.status_code, data, time.monotonic() - t0
+
+    def keep(self, record: dict[str, Any]) -> None:
+        record["attempts"] = self.recorder.take()
+        self.records.append(record)
+        with self.out.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        shown = (record.get("shown") or "").replace("\n", " ")
+        print(
+            f"[{len(self.records):3}] {record['id']:<34} {record.get('narrator') or '-':<8} "
+            f"{record.get('seconds', 0):6.1f}s  {shown[:90]}",
+            flush=True,
+        )
+
+
+def _narrated(record: dict[str, Any], data: dict[str, Any]) -> None:
+    narrated = data.get("narrated") or {}
+    guard = narrated.get("guard") or {}
+    record.update(
+        narrator=narrated.get("narrator"),
+        reason=narrated.get("reason"),
+        calls=narrated.get("calls"),
+        rejected=narrated.get("rejected", []),
+        guard_failed=guard.get("failed", []),
+    )
+
+
+def _expectation_facts(resolution: dict[str, Any] | None) -> dict[str, Any]:
+    if not resolution:
+        return {}
+    return {
+        "system": resolution.get("system"),
+        "kind": resolution.get("kind"),
+        "outcome": resolution.get("outcome"),
+        "match": resolution.get("match"),
+        "changes": resolution.get("changes", []),
+        "dice": [d.get("value") for d in resolution.get("dice", [])],
+        "seed": resolution.get("seed"),
+        "details": resolution.get("details", {}),
+        "params": resolution.get("params", {}),
+    }
+
+
+def find_seed(
+    client: httpx.Client, system: str, kind: str, params: dict[str, Any], outcome: str,
+    match: bool | None,
+) -> dict[str, Any]:  # fmt: skip
+    """The first seed whose roll gives the outcome (and match) wanted: fixed, since the engine is
+    deterministic."""
+    for seed in range(2000):
+        r = client.post(
+            "/v1/rolls", json={"system": system, "kind": kind, "params": params, "seed": seed}
+        )
+        if r.status_code != 200:
+            raise SystemExit(f"{system} {kind} {params}: {r.status_code} {r.text[:300]}")
+        res = r.json()
+        if res["outcome"] == outcome and (match is None or bool(res.get("match")) == match):
+            return dict(res)
+    raise SystemExit(f"no seed gives {system} {kind} {outcome} match={match}")
+
+
+def run_oracle(run: Run) -> None:
+    for i, body in enumerate(ORACLE):
+        status, data, secs = run.post("/v1/oracle", {**body, "context": f"{CHAR} at sea"})
+        record = {"id": f"oracle-{i:02}-{body['system']}", "category": "oracle", "request": body,
+                  "status": status, "seconds": round(secs, 1), "shown": data.get("narration"),
+                  "facts": _expectation_facts(data.get("resolution")), "character": None}  # fmt: skip
+        _narrated(record, data)
+        run.keep(record)
+
+
+def run_narrate(run: Run) -> None:
+    for i, (system, kind, params, outcome, match, action) in enumerate(NARRATE):
+        if i < run.narrate_from:
+            continue
+        resolution = find_seed(run.client, system, kind, params, outcome, match)
+        body = {"resolution": resolution, "action": action, "character": CHAR}
+        status, data, secs = run.post("/v1/narrate", body)
+        record = {"id": f"narrate-{i:02}-{system}-{outcome}{'-match' if match else ''}",
+                  "category": "narrate", "request": {"action": action, "kind": kind,
+                  "params": params, "seed": resolution.get("seed")}, "status": status,
+                  "seconds": round(secs, 1), "shown": data.get("narration"),
+                  "facts": _expectation_facts(resolution), "character": CHAR}  # fmt: skip
+        _narrated(record, data)
+        run.keep(record)
+
+
+def run_sparks(run: Run) -> None:
+    for i, body in enumerate(SPARKS):
+        status, data, secs = run.post("/v1/oracle/spark", body)
+        record = {"id": f"spark-{i:02}-{body['system']}-{body['table']}", "category": "spark",
+                  "request": body, "status": status, "seconds": round(secs, 1),
+                  "shown": data.get("narration"), "rows": data.get("rows"),
+                  "facts": _expectation_facts(data.get("resolution")), "character": None}  # fmt: skip
+        _narrated(record, data)
+        run.keep(record)
+
+
+def run_rules(run: Run) -> None:
+    for i, (system, question, answerable) in enumerate(RULES):
+        body = {"messages": [{"role": "user", "content": question}], "system": system}
+        status, data, secs = run.post("/v1/rules/ask", body)
+        answer = data.get("answer") or ""
+        said_not_covered = data.get("covered") is False or any(
+            w in answer.lower() for w in NOT_COVERED_WORDS
+        )
+        record = {"id": f"rules-{i:02}-{system}", "category": "rules", "request": body,
+                  "status": status, "seconds": round(secs, 1), "shown": answer,
+                  "answerable": answerable, "covered": data.get("covered"),
+                  "said_not_covered": said_not_covered,
+                  "quotations": data.get("quotations", []),
+                  "worked_example": (data.get("worked_example") or {}).get("status")}  # fmt: skip
+        _narrated(record, data)
+        run.keep(record)
+
+
+def _settle(run: Run, sid: str, body: dict[str, Any]) -> dict[str, Any]:
+    while body.get("status") == "awaiting_choice":
+        choices = {c["param"]: c["options"][0]["value"] for c in body["choices"]}
+        _, body, _ = run.post(f"/v1/sessions/{sid}/turns/{body['number']}/choose",
+                              {"choices": choices})  # fmt: skip
+    return body
+
+
+def run_sessions(run: Run) -> None:
+    for s in SESSIONS:
+        status, data, _ = run.post(
+            "/v1/sessions", {"system": s["system"], "name": "real model", "sheet": s["sheet"]}
+        )
+        if status != 201:
+            raise SystemExit(f"session: {status} {data}")
+        sid = data["id"]
+        for n, turn in enumerate(s["turns"]):
+            proposed = "move" not in turn and "kind" not in turn
+            body = {k: v for k, v in turn.items() if k != "seed" or not proposed}
+            status, data, secs = run.post(f"/v1/sessions/{sid}/turns", body)
+            record: dict[str, Any] = {
+                "id": f"session-{s['system']}-{n}", "category": "session", "request": body,
+                "proposed": proposed, "status": status, "proposal": data.get("proposal"),
+                "character": s["sheet"]["name"],
+            }  # fmt: skip
+            calls = (data.get("narrated") or {}).get("calls", 0) or 0
+            if proposed and status in (200, 201) and data.get("status") == "proposed":
+                record["proposal_attempts"] = run.recorder.take()
+                calls = (data.get("proposal") or {}).get("calls", calls) or 0
+                status2, data, secs2 = run.post(
+                    f"/v1/sessions/{sid}/turns/{data['number']}/accept", {"seed": turn["seed"]}
+                )
+                record["accept_status"] = status2
+                record["accept_error"] = data.get("error")
+                secs += secs2
+            data = _settle(run, sid, data)
+            record.update(
+                seconds=round(secs, 1), shown=data.get("narration"),
+                facts=_expectation_facts(data.get("resolution")), turn_status=data.get("status"),
+            )  # fmt: skip
+            _narrated(record, data)
+            record["calls_turn"] = (record.get("calls") or 0) + (calls if proposed else 0)
+            run.keep(record)
+
+
+SECTIONS = {
+    "narrate": run_narrate,
+    "oracle": run_oracle,
+    "sessions": run_sessions,
+    "sparks": run_sparks,
+    "rules": run_rules,
+}
+
+
+def summary(records: list[dict[str, Any]]) -> str:
+    told = [r for r in records if r.get("category") != "rules" and r.get("shown") is not None]
+    by_narrator = Counter(r.get("narrator") for r in told)
+    failed = Counter(c for r in records for c in r.get("guard_failed", []))
+    rejected_attempts = sum(len(r.get("rejected", [])) for r in records)
+    sessions = [r for r in records if r["category"] == "session"]
+    proposed = [r for r in sessions if r.get("proposed")]
+    refused = [r for r in proposed if r.get("accept_status") not in (200, 201)]
+    rules = [r for r in records if r["category"] == "rules"]
+    wrongly = [r for r in rules if r.get("answerable") and r.get("said_not_covered")]
+    rightly = [r for r in rules if not r.get("answerable") and r.get("said_not_covered")]
+    errors = [r for r in records if (r.get("status") or 0) >= 500]
+    secs = sorted(r.get("seconds", 0) for r in records)
+    lines = [
+        f"requests: {len(records)} ({dict(Counter(r['category'] for r in records))}); 5xx: "
+        f"{len(errors)}",
+        f"narrations shown: {len(told)}: by the model {by_narrator.get('model', 0)}, offline "
+        f"{by_narrator.get('offline', 0)}; offline because: "
+        f"{dict(Counter(r.get('reason') for r in told if r.get('narrator') == 'offline'))}",
+        f"model replies rejected by the guard: {rejected_attempts}; last failing checks: "
+        f"{dict(failed)}",
+        f"proposed turns: {len(proposed)}; refused at accept: {len(refused)} "
+        f"{[r.get('accept_error') for r in refused]}",
+        f"model calls per turn: named {[r.get('calls_turn') for r in sessions if not r.get('proposed')]}"
+        f", proposed {[r.get('calls_turn') for r in proposed]}",
+        f"rules: {len(rules)}; model answers {sum(r.get('narrator') == 'model' for r in rules)}; "
+        f"answerable said not covered: {len(wrongly)} of {sum(bool(r['answerable']) for r in rules)}"
+        f"; unanswerable said not covered: {len(rightly)} of "
+        f"{sum(not r['answerable'] for r in rules)}",
+        f"seconds per request: p50 {secs[len(secs) // 2] if secs else 0}, max "
+        f"{secs[-1] if secs else 0}",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=None, help="JSON-lines file to write")
+    parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated")
+    parser.add_argument("--summary", type=Path, default=None, help="only summarise this file")
+    parser.add_argument("--narrate-from", type=int, default=0, help="skip the first N narrations")
+    args = parser.parse_args()
+    if args.summary:
+        records = [json.loads(line) for line in args.summary.read_text().splitlines() if line]
+        print(summary(records))
+        return
+    if not os.environ.get("OPENAI_BASE_URL"):
+        raise SystemExit("set OPENAI_BASE_URL to a local OpenAI-compatible server's /v1")
+    os.environ.setdefault("FATEWEAVER_MODEL", "local")
+    os.environ.setdefault("FATEWEAVER_MODEL_TIMEOUT", "120")
+    os.environ.setdefault("FATEWEAVER_MODEL_MAX_TOKENS", "120")
+    os.environ.setdefault("FATEWEAVER_NARRATOR", "model")
+    os.environ.setdefault("FATEWEAVER_RATE_LIMIT", "")
+    os.environ.setdefault("FATEWEAVER_LOG_LEVEL", "warning")
+    os.environ.setdefault("FATEWEAVER_DATA_DIR", tempfile.mkdtemp(prefix="fw-real-model-"))
+
+    from service.app import create_app
+    from service.settings import Settings
+
+    app = create_app(Settings())
+    recorder = Recorder(app.state.narrator_model)
+    app.state.narrator_model = recorder
+    out = args.out or ROOT / "build" / f"real_model-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("")
+    port = free_port()
+    server = serve_in_thread(app, port)
+    print(f"writing {out}", flush=True)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=900) as client:
+            run = Run(client, recorder, out)
+            run.narrate_from = args.narrate_from
+            for name in args.only.split(","):
+                SECTIONS[name](run)
+    finally:
+        server.should_exit = True
+    print(summary(run.records))
+
+
+if __name__ == "__main__":
+    main()

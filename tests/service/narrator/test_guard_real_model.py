@@ -1,0 +1,91 @@
+"""The guard scored on narrations a real model wrote (real_model_narrations.yaml), labelled by
+reading them. real_run1 was tuned on; real_run2 was not."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from rules.registry import resolve_roll
+from service.narrator.facts import numbers_in
+from service.narrator.guard import CHECKS, Expectation, check_narration, expectation_from
+
+DATA = Path(__file__).with_name("real_model_narrations.yaml")
+CATCH_AT_LEAST = 0.90
+FALSE_ALARMS_AT_MOST = 0.05
+
+
+class RealNarration(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    system: str
+    kind: str
+    params: dict[str, Any]
+    dice: list[int]
+    character: str | None
+    action: str | None
+    shown: bool
+    text: str
+    label: Literal["consistent", "contradicting"]
+    check: str | None = None
+    note: str | None = None
+
+    def expectation(self) -> Expectation:
+        resolution = resolve_roll(self.system, self.kind, self.params, dice=self.dice)
+        return expectation_from(
+            resolution,
+            character=self.character,
+            action=self.action,
+            extra_numbers=numbers_in([self.action or ""]),
+        )
+
+
+@cache
+def real() -> dict[str, list[RealNarration]]:
+    raw = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    return {split: [RealNarration.model_validate(e) for e in raw[split]] for split in raw}
+
+
+def test_the_real_model_set_is_well_formed() -> None:
+    every = [e for split in real().values() for e in split]
+    assert len({e.id for e in every}) == len(every)
+    for e in every:
+        assert (e.check is None) == (e.label == "consistent"), e.id
+        assert e.check is None or e.check in CHECKS, e.id
+        e.expectation()  # the engine replays the roll from its dice
+
+
+@pytest.mark.parametrize("split", ["real_run1", "real_run2"])
+def test_catch_rate_and_false_alarms_on_real_model_narrations(
+    split: str, guard_rates: dict[str, str]
+) -> None:
+    if split not in real():
+        pytest.skip(f"no {split} split")
+    caught = contradicting = alarms = consistent = 0
+    missed: list[str] = []
+    for e in real()[split]:
+        report = check_narration(e.text, e.expectation())
+        if e.label == "contradicting":
+            contradicting += 1
+            caught += not report.passed
+            if report.passed:
+                missed.append(e.id)
+        else:
+            consistent += 1
+            alarms += not report.passed
+            if not report.passed:
+                missed.append(f"{e.id} (false alarm: {report.reason()})")
+    line = (
+        f"{split:>13}: caught {caught}/{contradicting} contradictions "
+        f"({caught / max(contradicting, 1):.1%}), false alarms {alarms}/{consistent} consistent "
+        f"({alarms / max(consistent, 1):.1%})"
+    )
+    guard_rates[split] = line
+    assert caught / max(contradicting, 1) >= CATCH_AT_LEAST, (line, missed)
+    assert alarms / max(consistent, 1) <= FALSE_ALARMS_AT_MOST, (line, missed)
