@@ -3,7 +3,8 @@
 
 import { allSystems, download, get, patch, post, stream } from "./api.js";
 import { append, clear, errorBox, field, h, paragraphs, select, uid, when, words } from "./dom.js";
-import { diceCard, tools } from "./tools.js";
+import { changeContext } from "./changes.js";
+import { changeList, diceCard, tools } from "./tools.js";
 
 export async function playView(main, id) {
   const base = `/v1/sessions/${encodeURIComponent(id)}`;
@@ -197,10 +198,11 @@ class Play {
       h("p", { class: "words" }, turn.words));
     card.append(article);
     if (turn.status === "proposed") article.append(this.proposalBox(turn, live));
-    if (res) article.append(diceCard(res));
+    const ctx = changeContext(this.system, this.session.state);
+    if (res) article.append(diceCard(res, ctx));
     if (turn.status === "awaiting_choice" && live) article.append(this.choiceBox(turn));
     const changes = res ? [] : turn.changes; // a roll's changes are on its dice card
-    if (changes?.length) article.append(changeList(changes));
+    if (changes?.length) article.append(changeList(changes, ctx));
     const narration = h("div", { class: "narration" }, paragraphs(turn.narration));
     if (streaming) {
       narration.classList.add("streaming");
@@ -494,15 +496,6 @@ function progressBoxes(t) {
   const boxes = Math.floor(ticks / 4);
   return h("div", { class: "boxes", role: "img", "aria-label": `progress ${boxes} of 10 boxes and ${ticks % 4} ticks (${ticks} ticks)` },
     Array.from({ length: 10 }, (_, i) => h("span", { class: `box t${Math.max(0, Math.min(4, ticks - 4 * i))}` })));
-}
-
-export function changeList(changes) {
-  return h("ul", { class: "changes", "aria-label": "Changes" }, changes.map((c) => h("li", {}, describeChange(c))));
-}
-
-export function describeChange(c) {
-  const value = c.delta !== null && c.delta !== undefined ? ` ${c.delta > 0 ? "+" : ""}${c.delta}` : c.set_to !== null && c.set_to !== undefined ? ` → ${c.set_to}` : "";
-  return `${words(c.target)}${value}${c.note ? ` (${words(c.note)})` : ""}`;
 }
 
 export function parseDice(text) {
