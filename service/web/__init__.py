@@ -9,6 +9,7 @@ Content-Security-Policy allows scripts from this origin only, as a second guard.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +17,9 @@ from fastapi import APIRouter, FastAPI
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.staticfiles import PathLike
+from starlette.types import Scope
 
 STATIC = Path(__file__).parent / "static"
 ASSETS = "/ui"  # the page's CSS and JavaScript (not rate limited: service.limits)
@@ -23,6 +27,20 @@ POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
+
+
+class Assets(StaticFiles):
+    """The page's files with ``Cache-Control: no-cache``: a browser keeps them but asks each
+    time (If-None-Match on StaticFiles' ETag, answered 304 while unchanged), so a new version
+    of the service is picked up on the next load. A version in the URL would not do: the ES
+    modules import one another by relative path, which a query string does not follow."""
+
+    def file_response(
+        self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"  # on a 304 too
+        return response
 
 
 def _page() -> FileResponse:
@@ -46,4 +64,4 @@ def install_web(app: FastAPI) -> None:
         return _page()  # the page reads the id from its URL and asks the API for it
 
     app.include_router(router)
-    app.mount(ASSETS, StaticFiles(directory=STATIC), name="ui")
+    app.mount(ASSETS, Assets(directory=STATIC), name="ui")

@@ -1,9 +1,11 @@
 // The play view: the journal as a story with a dice card per turn, the words box with the
 // proposed move, choices as buttons, the character, tracks and clocks, and the tools.
 
-import { allSystems, download, get, patch, post, stream } from "./api.js";
+import { ApiError, allSystems, download, get, patch, post, stream } from "./api.js";
 import { append, clear, errorBox, field, h, paragraphs, select, uid, when, words } from "./dom.js";
-import { diceCard, tools } from "./tools.js";
+import { changeContext } from "./changes.js";
+import { clearErrors, showErrors } from "./start.js";
+import { changeList, diceCard, tools } from "./tools.js";
 
 export async function playView(main, id) {
   const base = `/v1/sessions/${encodeURIComponent(id)}`;
@@ -75,15 +77,18 @@ class Play {
     this.renderSheet();
   }
 
-  /** Run an action: one at a time, its error shown under the journal. */
-  async act(work) {
+  /** Run an action: one at a time, its error shown beside the field it names (in `form`) or
+   * under the journal. */
+  async act(work, form = null) {
     if (this.busy) return;
     this.busy = true;
     this.main.setAttribute("aria-busy", "true");
     clear(this.error);
+    if (form) clearErrors(form);
     try {
       await work();
     } catch (error) {
+      if (form && error instanceof ApiError && error.status < 500 && showErrors(form, error)) return;
       append(this.error, errorBox(error));
       try {
         await this.refresh();
@@ -112,13 +117,24 @@ class Play {
         h("button", { type: "button", onclick: () => this.endForm(controls) }, "End session"),
       );
     }
-    const exports = [["markdown", "Export Markdown", "md"]];
+    const exports = [["markdown", "Markdown", "md"]];
     if (["sundered_isles", "elegy"].includes(s.system)) {
-      exports.push(["iron_vault", "Export for Iron Vault", "md"], ["iron_vault_zip", "Iron Vault notes (zip)", "zip"]);
+      exports.push(["iron_vault", "Markdown for Iron Vault", "md"], ["iron_vault_zip", "Iron Vault notes (zip)", "zip"]);
     }
+    // One "Export" menu (a disclosure): one button wide on a phone, whatever the formats.
+    const menu = h("details", { class: "menu export-menu" }, h("summary", {}, "Export"));
+    const list = h("div", { class: "menu-items" });
     for (const [format, label, ext] of exports) {
-      controls.append(h("button", { type: "button", onclick: () => this.act(() => this.exportAs(format, ext)) }, label));
+      list.append(h("button", { type: "button", onclick: () => { menu.open = false; this.act(() => this.exportAs(format, ext)); } }, label));
     }
+    menu.append(list);
+    menu.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && menu.open) {
+        menu.open = false;
+        menu.querySelector("summary").focus();
+      }
+    });
+    controls.append(menu);
     clear(this.bar, h("div", {}, title, meta), controls);
   }
 
@@ -197,10 +213,11 @@ class Play {
       h("p", { class: "words" }, turn.words));
     card.append(article);
     if (turn.status === "proposed") article.append(this.proposalBox(turn, live));
-    if (res) article.append(diceCard(res));
+    const ctx = changeContext(this.system, this.session.state);
+    if (res) article.append(diceCard(res, ctx));
     if (turn.status === "awaiting_choice" && live) article.append(this.choiceBox(turn));
     const changes = res ? [] : turn.changes; // a roll's changes are on its dice card
-    if (changes?.length) article.append(changeList(changes));
+    if (changes?.length) article.append(changeList(changes, ctx));
     const narration = h("div", { class: "narration" }, paragraphs(turn.narration));
     if (streaming) {
       narration.classList.add("streaming");
@@ -395,6 +412,7 @@ class Play {
     if (other.length) {
       this.sheet.append(h("h3", {}, "Also"), h("dl", { class: "stats" }, other.map(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, summary(v))])));
     }
+    if (!this.ended) append(this.sheet, [this.handForm(sheet), this.restSection()]);
     this.sheet.append(this.trackSection(state.tracks ?? {}), this.clockSection(state.clocks ?? {}));
   }
 
@@ -411,18 +429,86 @@ class Play {
           h("button", { type: "button", onclick: () => this.act(async () => { await post(`${this.base}/tracks/${encodeURIComponent(t.id)}/progress`, { times: 1 }); await this.refresh(); }) },
             h("span", { class: "sr-only" }, `${t.name}: `), "Mark progress"),
           h("button", { type: "button", onclick: () => this.act(() => this.narrated(`${this.base}/turns`, { words: `Progress roll: ${t.name}`, track: t.id })) },
-            h("span", { class: "sr-only" }, `${t.name}: `), "Progress roll")) : null);
+            h("span", { class: "sr-only" }, `${t.name}: `), "Progress roll"),
+          this.closeButton(t, "completed", "Complete"),
+          this.closeButton(t, "abandoned", t.type === "vow" ? "Forsake" : "Abandon")) : null);
     })));
     if (!this.ended && this.system.track_types.length) section.append(this.trackForm());
     return section;
   }
 
+  /** Close a track by hand: fulfilled (completed), or given up (abandoned; a vow forsaken). */
+  closeButton(t, status, label) {
+    return h("button", { type: "button", class: status === "abandoned" ? "danger" : null, onclick: () => this.act(async () => {
+      await post(`${this.base}/tracks/${encodeURIComponent(t.id)}/close`, { status });
+      await this.refresh();
+    }) }, h("span", { class: "sr-only" }, `${t.name}: `), label);
+  }
+
+  /** The sheet changed by hand (POST /sheet): a meter taken or suffered, experience, an impact
+   * or condition marked or cleared. Each error beside the field it names. */
+  handForm(sheet) {
+    const numbers = [];
+    for (const m of this.system.meters) {
+      if (typeof sheet[m.id] === "number") numbers.push([m.id, m.name]);
+      else if (typeof sheet.meters?.[m.id] === "number") numbers.push([`meters.${m.id}`, m.name]);
+    }
+    if (typeof sheet.experience === "number") numbers.push(["experience", "Experience"]);
+    const listKey = ["impacts", "conditions"].find((k) => Array.isArray(sheet[k]));
+    const known = listKey ? this.system.sheet_schema?.properties?.[listKey]?.items?.enum ?? [] : [];
+    if (!numbers.length && !known.length) return null;
+    const form = h("form", { class: "small-form hand", "aria-label": "Change the sheet by hand", dataset: { path: "edits" } });
+    const why = h("input", { type: "text", maxlength: 200, placeholder: "e.g. took a blow from the bosun" });
+    const send = (edit) => this.act(async () => {
+      await post(`${this.base}/sheet`, { edits: [edit], ...(why.value.trim() ? { words: why.value } : {}) });
+      await this.refresh();
+    }, form);
+    if (numbers.length) {
+      const which = select(numbers, { dataset: { path: "edits.0.field" } });
+      // No min/max here: the service's range check answers, beside this field.
+      const amount = h("input", { type: "number", step: 1, value: -1, required: true, dataset: { path: "edits.0.delta" } });
+      const apply = h("button", { type: "submit" }, "Apply");
+      form.append(h("fieldset", {}, h("legend", {}, "Take or suffer"),
+        field("Meter", which), field("By", amount, "+ to take, − to suffer"), apply));
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        send({ field: which.value, delta: Number(amount.value) });
+      });
+    }
+    if (known.length) {
+      const marked = new Set(sheet[listKey]);
+      const which = select(known.map((k) => [k, `${words(k)}${marked.has(k) ? " (marked)" : ""}`]), { dataset: { path: "edits.0.add" } });
+      const name = listKey === "impacts" ? "Impact" : "Condition";
+      form.append(h("fieldset", {}, h("legend", {}, `${name}s`), field(name, which),
+        h("div", { class: "buttons" },
+          h("button", { type: "button", onclick: () => send({ field: listKey, add: which.value }) }, `Mark ${name.toLowerCase()}`),
+          h("button", { type: "button", onclick: () => send({ field: listKey, remove: which.value }) }, `Clear ${name.toLowerCase()}`))));
+    }
+    form.append(field("Why (for the journal, optional)", why));
+    return h("details", { class: "hand-edit" }, h("summary", {}, "Change the sheet by hand"), form);
+  }
+
+  /** The system's rests and recoveries (POST /rest), each with the sentence it applies. */
+  restSection() {
+    if (this.ended || !this.system.rests?.length) return null;
+    const form = h("div", { class: "rests", dataset: { path: "kind" } });
+    for (const rest of this.system.rests) {
+      const hint = h("small", { class: "hint", id: uid("hint") }, rest.text);
+      form.append(h("div", { class: "field" },
+        h("button", { type: "button", "aria-describedby": hint.id, onclick: () => this.act(async () => {
+          await post(`${this.base}/rest`, { kind: rest.id });
+          await this.refresh();
+        }, form) }, rest.name), hint));
+    }
+    return h("section", { class: "rest", "aria-labelledby": "rest-title" }, h("h3", { id: "rest-title" }, "Rest"), form);
+  }
+
   trackForm() {
     const types = this.system.track_types;
-    const type = select(types.map((t) => [t.id, t.name]));
-    const name = h("input", { type: "text", maxlength: 200 });
-    const rank = select([]);
-    const target = h("input", { type: "number", min: 1, max: 1000 });
+    const type = select(types.map((t) => [t.id, t.name]), { dataset: { path: "type" } });
+    const name = h("input", { type: "text", maxlength: 200, dataset: { path: "name" } });
+    const rank = select([], { dataset: { path: "rank" } });
+    const target = h("input", { type: "number", min: 1, max: 1000, dataset: { path: "target" } });
     const rankField = field("Rank", rank);
     const targetField = field("Target", target, "how many it takes");
     const sync = () => {
@@ -442,7 +528,7 @@ class Play {
       const body = { type: type.value, name: name.value };
       if (Object.keys(spec.ranks).length) body.rank = rank.value;
       else if (target.value) body.target = Number(target.value);
-      this.act(async () => { await post(`${this.base}/tracks`, body); await this.refresh(); });
+      this.act(async () => { await post(`${this.base}/tracks`, body); await this.refresh(); }, form);
     });
     return h("details", {}, h("summary", {}, "Open a track (a vow, a fight…)"), form);
   }
@@ -460,12 +546,12 @@ class Play {
           h("span", { class: "sr-only" }, `${c.name}: `), "Advance")
         : null))));
     if (!this.ended) {
-      const name = h("input", { type: "text", maxlength: 200 });
-      const segments = select([4, 6, 8, 10].map((n) => [n, `${n} segments`]));
+      const name = h("input", { type: "text", maxlength: 200, dataset: { path: "name" } });
+      const segments = select([4, 6, 8, 10].map((n) => [n, `${n} segments`]), { dataset: { path: "segments" } });
       const form = h("form", { class: "small-form" }, field("Name", name), field("Segments", segments), h("button", { type: "submit" }, "Start clock"));
       form.addEventListener("submit", (event) => {
         event.preventDefault();
-        this.act(async () => { await post(`${this.base}/clocks`, { name: name.value, segments: Number(segments.value) }); await this.refresh(); });
+        this.act(async () => { await post(`${this.base}/clocks`, { name: name.value, segments: Number(segments.value) }); await this.refresh(); }, form);
       });
       section.append(h("details", {}, h("summary", {}, "Start a clock"), form));
     }
@@ -494,15 +580,6 @@ function progressBoxes(t) {
   const boxes = Math.floor(ticks / 4);
   return h("div", { class: "boxes", role: "img", "aria-label": `progress ${boxes} of 10 boxes and ${ticks % 4} ticks (${ticks} ticks)` },
     Array.from({ length: 10 }, (_, i) => h("span", { class: `box t${Math.max(0, Math.min(4, ticks - 4 * i))}` })));
-}
-
-export function changeList(changes) {
-  return h("ul", { class: "changes", "aria-label": "Changes" }, changes.map((c) => h("li", {}, describeChange(c))));
-}
-
-export function describeChange(c) {
-  const value = c.delta !== null && c.delta !== undefined ? ` ${c.delta > 0 ? "+" : ""}${c.delta}` : c.set_to !== null && c.set_to !== undefined ? ` → ${c.set_to}` : "";
-  return `${words(c.target)}${value}${c.note ? ` (${words(c.note)})` : ""}`;
 }
 
 export function parseDice(text) {

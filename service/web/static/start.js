@@ -214,7 +214,7 @@ function sheetForm(system) {
   return form;
 }
 
-function clearErrors(form) {
+export function clearErrors(form) {
   form.querySelectorAll(".field-error").forEach((el) => el.remove());
   form.querySelectorAll("[aria-invalid]").forEach((el) => {
     el.removeAttribute("aria-invalid");
@@ -225,7 +225,7 @@ function clearErrors(form) {
 }
 
 /** Each "sheet.x.y: message" beside the input of that path; false if none found a place. */
-function showErrors(form, error) {
+export function showErrors(form, error) {
   const found = [];
   const parts = error.message.split("; ").map((part) => {
     const m = /^((?:sheet\.)?[\w.[\]]+): (.*)$/.exec(part);

@@ -2,10 +2,11 @@
 // rules chat (its citations open the cited passage).
 
 import { stream } from "./api.js";
+import { describeChanges } from "./changes.js";
 import { append, clear, errorBox, field, h, paragraphs, select, uid, words } from "./dom.js";
 
 /** Every die (cancelled, rerolled, not kept marked), the scores, the outcome and the changes. */
-export function diceCard(res) {
+export function diceCard(res, ctx = {}) {
   const dice = (res.dice ?? []).map((d) => {
     const marks = [d.cancelled && "cancelled", d.rerolled && "rerolled", d.kept === false && "not kept"].filter(Boolean);
     return h("li", { class: ["die", `d${d.sides}`, d.role, ...marks.map((m) => m.replace(" ", "-"))].join(" ") },
@@ -23,13 +24,13 @@ export function diceCard(res) {
       res.match ? h("span", { class: "badge match" }, "match") : null) : null,
     res.text ? h("blockquote", { class: "rule" }, paragraphs(res.text),
       res.citation ? h("footer", {}, h("cite", {}, `${res.citation.source}, ${res.citation.heading}`)) : null) : null,
-    res.changes?.length ? h("ul", { class: "changes", "aria-label": "Changes" }, res.changes.map((c) => h("li", {}, change(c)))) : null,
+    res.changes?.length ? changeList(res.changes, ctx) : null,
     res.seed !== null && res.seed !== undefined ? h("p", { class: "seed muted" }, `seed ${res.seed}`) : h("p", { class: "seed muted" }, "dice rolled by hand"));
 }
 
-function change(c) {
-  const value = c.delta !== null && c.delta !== undefined ? ` ${c.delta > 0 ? "+" : ""}${c.delta}` : c.set_to !== null && c.set_to !== undefined ? ` → ${c.set_to}` : "";
-  return `${words(c.target)}${value}${c.note ? ` (${words(c.note)})` : ""}`;
+/** The changes of a turn or a roll, in words (changes.js). */
+export function changeList(changes, ctx = {}) {
+  return h("ul", { class: "changes", "aria-label": "Changes" }, describeChanges(changes, ctx).map((text) => h("li", {}, text)));
 }
 
 /** Streams a narrated answer into `out`: the mechanics, then the words as they come. */

@@ -145,6 +145,8 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     tracks.get_by_role("button", name="Open track").click()
     w.settle()
     expect(tracks.locator(".track")).to_contain_text("Find my sister")
+    # The journal says what changed in words, not the engine's keys (tracks.t1 -> 0).
+    expect(w.last_turn().locator(".changes")).to_have_text("Find my sister: dangerous vow opened")
 
     # Words alone, by keyboard: a move is proposed (Face Danger, +edge); the focus moves to
     # its Accept button, and Enter accepts it as proposed.
@@ -183,6 +185,7 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
         tracks.get_by_role("button", name="Find my sister: Mark progress").click()
         w.settle()
     expect(tracks.get_by_role("img", name=re.compile("progress 6 of 10 boxes"))).to_be_visible()
+    expect(w.last_turn().locator(".changes")).to_have_text("Find my sister: progress +2 boxes")
     tracks.get_by_role("button", name="Find my sister: Progress roll").click()
     w.settle()
     w.choose_until_resolved()
@@ -203,6 +206,42 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     assert page.evaluate("() => window.__xss") is None
     assert page.locator("main img, main script").count() == 0
     assert w.streams >= 4  # every turn's narration came as server-sent events
+
+    # The sheet by hand: a value out of range is shown beside its field; a harm suffered and an
+    # impact marked, each worded in the journal; a second vow forsaken.
+    side = page.locator("aside.side")
+    side.get_by_text("Change the sheet by hand").click()
+    health = side.locator("[data-meter=health] .value")
+    before = int(health.inner_text().split("/")[0])
+    side.get_by_label("Meter", exact=True).select_option("health")
+    side.get_by_label("By", exact=True).fill("500")
+    side.get_by_role("button", name="Apply").click()
+    w.settle()
+    by = side.get_by_label("By", exact=True)
+    expect(by).to_have_attribute("aria-invalid", "true")
+    expect(by).to_have_accessible_description(re.compile("less than or equal to 100"))
+    by.fill("-2")
+    side.get_by_role("button", name="Apply").click()
+    w.settle()
+    lost = min(2, before)  # a meter stops at its bottom
+    expect(w.last_turn().locator(".changes")).to_have_text(f"Health \u2212{lost} (by hand)")
+    expect(health).to_have_text(f" {before - lost} / 5")
+    side.get_by_text("Change the sheet by hand").click()
+    side.get_by_label("Impact", exact=True).select_option("wounded")
+    side.get_by_role("button", name="Mark impact").click()
+    w.settle()
+    expect(w.last_turn().locator(".changes")).to_have_text("Wounded marked (by hand)")
+    expect(side.locator(".chips")).to_contain_text("Wounded")
+    tracks.get_by_text("Open a track").click()
+    tracks.get_by_label("Type").select_option("vow")
+    tracks.get_by_label("Name").fill("Repay the debt")
+    tracks.get_by_label("Rank").select_option("troublesome")
+    tracks.get_by_role("button", name="Open track").click()
+    w.settle()
+    tracks.get_by_role("button", name="Repay the debt: Forsake").click()
+    w.settle()
+    expect(w.last_turn().locator(".changes")).to_have_text("Repay the debt: abandoned")
+    expect(tracks.locator(".track.abandoned")).to_contain_text("Repay the debt")
 
     # Undo the last turn: its card stays, marked undone.
     page.get_by_role("button", name="Undo last turn").click()
@@ -244,9 +283,9 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     assert_accessible(page)
 
     # Export: Markdown, and Markdown with Iron Vault's mechanics blocks.
-    exported = download(page, "Export Markdown")
+    exported = download(page, "Markdown")
     assert "I leap the gap between the hulls" in exported
-    assert "iron-vault-mechanics" in download(page, "Export for Iron Vault")
+    assert "iron-vault-mechanics" in download(page, "Markdown for Iron Vault")
 
     # Ended: read-only.
     page.get_by_role("button", name="End session").click()
@@ -295,6 +334,24 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     expect(dialog.locator(".passage-text")).to_contain_text("momentum")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+
+    # A system with rests (roll-under): HP suffered by hand, then restored by a short rest.
+    sheet = {"name": "Bram", "abilities": {"brawn": 12, "finesse": 9, "intellect": 8}, "hp": 6}
+    made = client.post(
+        "/v1/sessions", json={"system": "roll_under", "name": "Bram", "sheet": sheet}
+    )
+    page.goto(f"{service.url}/play/{made.json()['id']}")
+    side = page.locator("aside.side")
+    side.get_by_text("Change the sheet by hand").click()
+    side.get_by_label("Meter", exact=True).select_option("hp")
+    side.get_by_label("By", exact=True).fill("-3")
+    side.get_by_role("button", name="Apply").click()
+    w.settle()
+    side.get_by_role("button", name="A few moments' rest after an encounter").click()
+    w.settle()
+    expect(w.last_turn().locator(".changes")).to_have_text(
+        re.compile(r"^HP 3 \u2192 6 \(all lost HP restored\)$", re.I)
+    )
 
     w.check(client)
     page.close()
@@ -390,8 +447,10 @@ def assert_fits(page: Any, width: int) -> None:
 
 
 def download(page: Any, button: str) -> str:
+    """A file from the play view's Export menu."""
+    page.locator(".export-menu > summary").click()
     with page.expect_download() as info:
-        page.get_by_role("button", name=button).click()
+        page.get_by_role("button", name=button, exact=True).click()
     return Path(info.value.path()).read_text()
 
 

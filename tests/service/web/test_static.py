@@ -44,6 +44,19 @@ def test_every_asset_is_served_from_the_service_itself(client: TestClient) -> No
     assert not re.search(r"https?://(?!127\.0\.0\.1)", text), "a URL elsewhere"
 
 
+def test_assets_are_revalidated_so_a_new_version_is_picked_up(client: TestClient) -> None:
+    """Kept by the browser, asked again each load (no-cache + ETag): unchanged is a 304."""
+    for name in ASSETS:
+        first = client.get(f"/ui/{name}")
+        assert first.headers["cache-control"] == "no-cache", name
+        assert first.headers["etag"] and first.headers["last-modified"], name
+        again = client.get(f"/ui/{name}", headers={"if-none-match": first.headers["etag"]})
+        assert again.status_code == 304, name
+        assert again.headers["cache-control"] == "no-cache", name
+        changed = client.get(f"/ui/{name}", headers={"if-none-match": '"an-older-version"'})
+        assert changed.status_code == 200 and changed.content == first.content, name
+
+
 def test_no_text_reaches_the_page_as_html() -> None:
     """Model and player text goes in as text nodes: no HTML sink anywhere in the modules."""
     sinks = re.compile(
