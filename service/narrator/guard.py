@@ -137,6 +137,8 @@ POLARITIES: dict[str, dict[str, dict[str, Polarity]]] = {
         # "If you miss: You Graze, dealing your Effort modifier in damage"
         "effort": {"hit": "success", "graze": "failure"},
         "contest": _CONTEST,
+        # fateweaver's own yes/no oracle (a ruling: the text has none); its answer is the answer
+        "oracle": _ORACLE,
     },
     "storyteller": {
         "simple": _POOL,
@@ -144,6 +146,7 @@ POLARITIES: dict[str, dict[str, dict[str, Polarity]]] = {
         "teamwork": _POOL,
         "resisted": {**_CONTEST, "botch": "failure"},
         "extended_resisted": {**_CONTEST, "botch": "failure", "continue": "neutral"},
+        "oracle": _ORACLE,
     },
     "roll_under": {
         "save": _PASS_FAIL,
@@ -156,6 +159,7 @@ POLARITIES: dict[str, dict[str, dict[str, Polarity]]] = {
             "miserable_failure": "failure",
         },
         "opposed": {"actor_wins": "success", "opponent_wins": "failure", "stalemate": "neutral"},
+        "oracle": _ORACLE,
     },
 }
 """(system, kind) -> outcome -> polarity, for every roll kind whose outcome is a success band or

@@ -182,6 +182,9 @@ ENGINE_OUTCOMES: dict[tuple[str, str], set[str]] = {
     ("roll_under", "interfere"): {"success", "failure"},
     ("roll_under", "deed"): {"spectacular_success", "success", "failure", "miserable_failure"},
     ("roll_under", "opposed"): {"actor_wins", "opponent_wins", "stalemate"},
+    # fateweaver's own yes/no oracle for the three texts that have none: a "no" told as "Yes"
+    # reached the player unflagged (its polarity was neutral)
+    **{(s, "oracle"): {"yes", "no"} for s in ("go_forth", "storyteller", "roll_under")},
 }
 # Outcomes that are neither success nor failure, on purpose: nobody wins a tie or a stalemate
 # ("neither side wins ... the situation stays as it was"), an extended contest may simply go
