@@ -14,12 +14,13 @@ from typing import Any
 from rules.errors import RulesError
 from rules.models import Resolution
 from rules.registry import GameSystem, resolve_roll
-from service.narrator import facts
+from service.narrator import facts, knowledge
 from service.narrator.quotes import normalise
 from service.narrator.records import WorkedExample
 from vectorstore.engine import READS
 from vectorstore.keyword import tokenize
 from vectorstore.models import Passage
+from vectorstore.names import glossary_terms
 
 
 def _quote(text: str) -> str:
@@ -80,8 +81,10 @@ def best_sentences(
     """The sentences of the passages sharing the most of the question's words (each weighed by
     ``weight``, its rarity in the texts, when given; a later passage's a tenth less per rank), in
     passage order, as (passage index, sentence); the first sentence of the best passage if none
-    does. A ruling's sentences are candidates only when no text's sentence is."""
-    words = set(tokenize(question))
+    does. A ruling's sentences are candidates only when no text's sentence is. The question's
+    words are its content words (not "how", "much": knowledge.GENERIC) and the words of the
+    games' terms it says in everyday words ("a weapon in each hand": two weapons)."""
+    words = asked_words(question, passages[0].system if passages else None)
     scored: list[tuple[float, int, int, str]] = []
     for i, passage in enumerate(passages):
         if passage.id.split(":")[2:3] == ["ruling"]:
@@ -99,6 +102,23 @@ def best_sentences(
     return [(0, first[0])] if first else []
 
 
+def asked_words(question: str, system: str | None) -> set[str]:
+    """The words a sentence that answers the question shares with it (all its words when it
+    has no content word)."""
+    said = tokenize(question)
+    words = knowledge.content_terms(question) or set(said)
+    for term in glossary_terms(said, system):
+        words |= knowledge.content_terms(term)
+    return words
+
+
+def _quotable(sentence: str) -> str:
+    """A sentence to quote whole: one that quotes words itself ('A “10” is always a success.')
+    is quoted by its longest part outside those quotation marks (a quotation ends at one)."""
+    parts = re.split(r"[\"“”]", sentence)
+    return max(parts, key=len).strip() if len(parts) > 1 else sentence
+
+
 def _known_answer(passage: Passage) -> str:
     """A ruling: its text, then the sentence it reads; a move outcome: its words."""
     c = passage.citation
@@ -106,7 +126,7 @@ def _known_answer(passage: Passage) -> str:
     if passage.id.split(":")[2:3] == ["ruling"]:
         head, _, quote = passage.text.partition(READS)
         text = head.partition(": ")[2].strip()
-        read = quote.strip().strip("“”")
+        read = _quotable(quote.strip().strip("“”"))
         return (f"fateweaver's rules engine applies this ruling: {text} "
                 f"It reads the text: {_quote(read)} [P1] {where}")  # fmt: skip
     name, _, outcome = passage.text.partition(": ")

@@ -354,3 +354,28 @@ def test_a_roll_question_that_says_too_little_gets_no_example(tmp_path: Path) ->
         answer = c.post("/v1/rules/ask", json=body).json()
     assert answer["worked_example"]["status"] == "none"
     assert "Worked example" not in answer["answer"]
+
+
+def test_a_ruling_reading_a_sentence_with_quotation_marks_is_quoted_verified(
+    tmp_path: Path,
+) -> None:
+    # Storyteller, Difficulties: "A “10” is always a success." Quoted whole, its own quotation
+    # marks would end the quotation at "A "; its longest part outside them is quoted instead.
+    body = {"system": "storyteller",
+            "messages": [{"role": "user", "content": "Does a 10 on a die always count?"}]}  # fmt: skip
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    assert answer["answer"].startswith("fateweaver's rules engine applies this ruling")
+    assert {"text": "is always a success.", "verified": True}.items() <= answer["quotations"][
+        0
+    ].items()
+
+
+def test_offline_sentences_are_chosen_by_the_questions_content_words(tmp_path: Path) -> None:
+    # Go Forth: "Each Heart = 10 Effort". "How much" is no reason to quote "how much progress".
+    body = {"system": "go_forth",
+            "messages": [{"role": "user", "content": "How much Effort is one Heart worth?"}]}  # fmt: skip
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    assert "Each Heart = 10 Effort" in answer["answer"]
+    assert all(q["verified"] for q in answer["quotations"])
