@@ -14,7 +14,8 @@ move data (indexed as passages by vectorstore/engine.py), and whether the texts 
 
 A move's outcome: a move the question names (or, when it names none, the first move among the
 passages found) and the band it asks about (strong hit, weak hit, miss, with a match); the
-passage is that band's text, cited as the move. A ruling: the one sharing the most of the
+passage is that band's text, cited as the move, and when the text sends the player to a short
+table of the move ("Spend 1 blood roll on the list below"), that table's rows. A ruling: the one sharing the most of the
 question's rare words (at least two of them and half of them), or the first passage found when it
 is a ruling; its passage is the ruling and the sentence of the source it reads. (A ruling chosen
 by the words it shares with the question alone answered questions it does not: "Do NPCs roll
@@ -31,9 +32,10 @@ from functools import cache
 from rules.catalog import Move
 from rules.models import Ruling
 from rules.registry import get_system
-from vectorstore.engine import READS, parse_id, ruling_text
+from rules.tables import Table
+from vectorstore.engine import READS, parse_id, ruling_text, table_text
 from vectorstore.keyword import tokenize
-from vectorstore.models import Passage
+from vectorstore.models import Citation, Passage
 from vectorstore.names import glossary_matches
 
 # Words of a question that say nothing about which rule it asks for.
@@ -184,14 +186,39 @@ def found_ruling(found: Sequence[Passage]) -> Passage | None:
     return None
 
 
+# An outcome that sends the player to a table ("Spend 1 blood roll on the list below", "roll on
+# the table below"): the move's own table is answered with it when short enough to quote whole.
+_ROLLS_ON = re.compile(r"\b(?:list|table) below\b|\broll on the following\b", re.I)
+SHORT_TABLE = 10  # rows; Pay the Price (20) is a move of its own, asked for by name
+
+
+def outcome_tables(system_id: str, outcome: Passage) -> list[Passage]:
+    """The short tables of the outcome's move that its text sends the player to."""
+    parsed = parse_id(outcome.id)
+    if parsed is None or not _ROLLS_ON.search(outcome.text):
+        return []
+    system = get_system(system_id)
+    tables = [system.tables.get(t) for t in system.move(parsed[2]).tables]
+    return [_table_passage(system_id, t) for t in tables if t and len(t.rows) <= SHORT_TABLE]
+
+
+def _table_passage(system_id: str, table: Table) -> Passage:
+    citation = Citation(source=table.source, heading=table.heading)
+    return Passage(
+        id=f"engine:{system_id}:table:{table.id}", system=system_id, citation=citation,
+        score=1.0, text=table_text(table), kind="engine", start=0, end=0,
+    )  # fmt: skip
+
+
 def knowledge_passages(
     system_id: str | None, question: str, found: Sequence[Passage] = ()
 ) -> list[Passage]:
     if not system_id or system_id == "all":
         return []
     outcome = asked_outcome(system_id, question, found)
+    tables = outcome_tables(system_id, outcome) if outcome is not None else []
     ruling = asked_ruling(system_id, question) or found_ruling(found)
-    return [p for p in (outcome, ruling) if p is not None]
+    return [p for p in (outcome, *tables, ruling) if p is not None]
 
 
 def is_ruling(passage: Passage) -> bool:

@@ -151,6 +151,15 @@ def rules_answer(
         return f"{text}\n{worked_text(example)}", picked
     if known:
         answer, picked = _known_answer(passages[0]), [(0, passages[0].text)]
+        for i in range(1, known):  # the table a move's outcome sends the player to
+            if passages[i].id.split(":")[2:3] == ["table"]:
+                title, *rows = passages[i].text.split("\n")
+                told = " ".join(_quote(r) for r in rows if re.match(r"\d", r))
+                c = passages[i].citation
+                answer += (
+                    f"\n{title.removesuffix('.')}: {told} [P{i + 1}] ({c.source}, {c.heading})"
+                )
+                picked.append((i, passages[i].text))
         if passages[0].id.split(":")[2:3] == ["ruling"]:
             # and the text's own sentence that best answers, when it is not the one read
             texts = [

@@ -379,3 +379,17 @@ def test_offline_sentences_are_chosen_by_the_questions_content_words(tmp_path: P
         answer = c.post("/v1/rules/ask", json=body).json()
     assert "Each Heart = 10 Effort" in answer["answer"]
     assert all(q["verified"] for q in answer["quotations"])
+
+
+def test_an_outcome_that_sends_to_a_table_is_answered_with_its_rows(tmp_path: Path) -> None:
+    # Elegy, Perform Ritual: "On a miss, the ritual consumes your blood and has undesired
+    # consequences. Spend 1 blood roll on the list below." The list: "The ritual has the
+    # opposite effect", ... (the engine's ritual_miss table).
+    body = {"system": "elegy", "messages": [
+        {"role": "user", "content": "What happens if I miss when performing a ritual?"}]}  # fmt: skip
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    assert answer["answer"].startswith("Perform Ritual, on a miss:")
+    assert '"1-20: The ritual has the opposite effect" [P2]' in answer["answer"]
+    assert answer["passages"][1]["text"].startswith("Table: Ritual miss (roll d100).")
+    assert len(answer["quotations"]) == 6 and all(q["verified"] for q in answer["quotations"])
