@@ -34,9 +34,11 @@ SET = yaml.safe_load(Path(__file__).with_name("rules_chat_questions.yaml").read_
 # sentences chosen by the question's content words and glossary terms (not "how much"), a
 # ruling's sentence quoted outside its own quotation marks: offline 31/34. The held-out
 # uncovered questions (written after the threshold): 8/10 said so. A move outcome that sends
-# the player to a short table of the move, answered with its rows: 32/34.
+# the player to a short table of the move, answered with its rows: 32/34. The mocked model
+# read a passage whose heading holds ">" from the ">" on (its quotations failed): fixed,
+# 33/34 (a read sentence with its own quotation marks, quoted whole, fails).
 ANSWERED_AT_LEAST = 0.94
-MODEL_ANSWERED_AT_LEAST = 0.88
+MODEL_ANSWERED_AT_LEAST = 0.97
 UNCOVERED_SAID_AT_LEAST = 21
 HELDOUT_SAID_AT_LEAST = 8
 
@@ -53,7 +55,8 @@ def model_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClien
         yield c
 
 
-_PASSAGE = re.compile(r'<passage id="P(\d+)"[^>]*>\n?(.*?)\n?</passage>', re.S)
+# (an attribute's value may hold ">": heading="LEGACY MOVES > ADVANCE")
+_PASSAGE = re.compile(r'<passage id="P(\d+)"(?:[^>"]|"[^"]*")*>\n?(.*?)\n?</passage>', re.S)
 
 
 def reader(expect: str | None) -> Any:
