@@ -189,7 +189,7 @@ def rules_answer(
 
 
 # A stat's value said with it: "+2 edge", "edge +2", "edge of 2".
-_STAT_VALUE = r"(?:([+-]?\d+)\s+{stat}\b|\b{stat}\s+(?:of\s+)?([+-]?\d+))"
+_STAT_VALUE = r"(?:([+-]?\d+)\s+{stat}\b|\b{stat}\s+(?:of\s+|is\s+)?([+-]?\d+))"
 _NUMBER = re.compile(r"(?<![\w+-])(\d+)(?![\w])")
 
 

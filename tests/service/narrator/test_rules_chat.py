@@ -318,6 +318,18 @@ def test_an_offline_example_the_engine_refuses_is_not_shown(tmp_path: Path) -> N
             "success",
             "roll 4, score 12",
         ),
+        # Roll Under, with disadvantage the highest of the two: 12 is not under 10.
+        (
+            "roll_under",
+            "I make a Brawn save with disadvantage, my brawn is 10, and roll 3 and 12.",
+            {
+                "kind": "save",
+                "params": {"ability": "brawn", "score": 10, "disadvantage": True},
+                "dice": [3, 12],
+            },
+            "failure",
+            "roll 12, score 10",
+        ),
         # Go Forth: "The GM sets a baseline TN for the scene"; d20 12 + 3 = 15 against TN 13.
         (
             "go_forth",
