@@ -311,3 +311,117 @@ def test_an_offline_example_the_engine_refuses_is_not_shown(tmp_path: Path) -> N
     assert body["worked_example"]["status"] == "rejected"
     assert "too many dice" in body["worked_example"]["reason"]
     assert "Worked example" not in body["answer"]
+
+
+@pytest.mark.parametrize(
+    ("system", "question", "proposal", "outcome", "said"),
+    [
+        # Storyteller: "The storyteller announces the difficulty and the players roll their
+        # dice pools." 10 and 7 are successes at 6, the 1 cancels one: net 1.
+        (
+            "storyteller",
+            "I roll 5 dice at difficulty 6 and get 10 7 1 3 2. How did I do?",
+            {"kind": "simple", "params": {"pool": 5, "difficulty": 6}, "dice": [10, 7, 1, 3, 2]},
+            "success",
+            "net 1",
+        ),
+        # Roll Under: "If so, you roll an extra d20 and take the lowest single result of the
+        # two dice." 4 is under 12: the save succeeds.
+        (
+            "roll_under",
+            "I make a Finesse 12 save with advantage and roll 15 and 4. Do I make it?",
+            {
+                "kind": "save",
+                "params": {"ability": "finesse", "score": 12, "advantage": True},
+                "dice": [15, 4],
+            },
+            "success",
+            "roll 4, score 12",
+        ),
+        # Roll Under, with disadvantage the highest of the two: 12 is not under 10.
+        (
+            "roll_under",
+            "I make a Brawn save with disadvantage, my brawn is 10, and roll 3 and 12.",
+            {
+                "kind": "save",
+                "params": {"ability": "brawn", "score": 10, "disadvantage": True},
+                "dice": [3, 12],
+            },
+            "failure",
+            "roll 12, score 10",
+        ),
+        # Go Forth: "The GM sets a baseline TN for the scene"; d20 12 + 3 = 15 against TN 13.
+        (
+            "go_forth",
+            "I make a check with +3 against TN 13 and roll 12 on the d20. Do I succeed?",
+            {"kind": "check", "params": {"tn": 13, "roll_bonus": 3}, "dice": [12]},
+            "success",
+            "total 15, tn 13",
+        ),
+    ],
+)
+def test_offline_examples_of_games_without_moves_are_worked_by_the_engine(
+    tmp_path: Path,
+    system: str,
+    question: str,
+    proposal: dict[str, object],
+    outcome: str,
+    said: str,
+) -> None:
+    body = {"system": system, "messages": [{"role": "user", "content": question}]}
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    example = answer["worked_example"]
+    assert example["status"] == "resolved" and example["proposal"] == proposal
+    assert example["resolution"]["outcome"] == outcome
+    assert "Worked example, resolved by fateweaver's rules engine" in answer["answer"]
+    assert said in answer["answer"]
+
+
+def test_a_roll_question_that_says_too_little_gets_no_example(tmp_path: Path) -> None:
+    # "Does a 10 on a die always count?" names no difficulty: nothing to work out.
+    body = {"system": "storyteller",
+            "messages": [{"role": "user", "content": "Does a 10 on a die always count?"}]}  # fmt: skip
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    assert answer["worked_example"]["status"] == "none"
+    assert "Worked example" not in answer["answer"]
+
+
+def test_a_ruling_reading_a_sentence_with_quotation_marks_is_quoted_verified(
+    tmp_path: Path,
+) -> None:
+    # Storyteller, Difficulties: "A “10” is always a success." Quoted whole, its own quotation
+    # marks would end the quotation at "A "; its longest part outside them is quoted instead.
+    body = {"system": "storyteller",
+            "messages": [{"role": "user", "content": "Does a 10 on a die always count?"}]}  # fmt: skip
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    assert answer["answer"].startswith("fateweaver's rules engine applies this ruling")
+    assert {"text": "is always a success.", "verified": True}.items() <= answer["quotations"][
+        0
+    ].items()
+
+
+def test_offline_sentences_are_chosen_by_the_questions_content_words(tmp_path: Path) -> None:
+    # Go Forth: "Each Heart = 10 Effort". "How much" is no reason to quote "how much progress".
+    body = {"system": "go_forth",
+            "messages": [{"role": "user", "content": "How much Effort is one Heart worth?"}]}  # fmt: skip
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    assert "Each Heart = 10 Effort" in answer["answer"]
+    assert all(q["verified"] for q in answer["quotations"])
+
+
+def test_an_outcome_that_sends_to_a_table_is_answered_with_its_rows(tmp_path: Path) -> None:
+    # Elegy, Perform Ritual: "On a miss, the ritual consumes your blood and has undesired
+    # consequences. Spend 1 blood roll on the list below." The list: "The ritual has the
+    # opposite effect", ... (the engine's ritual_miss table).
+    body = {"system": "elegy", "messages": [
+        {"role": "user", "content": "What happens if I miss when performing a ritual?"}]}  # fmt: skip
+    with TestClient(offline_app(tmp_path)) as c:
+        answer = c.post("/v1/rules/ask", json=body).json()
+    assert answer["answer"].startswith("Perform Ritual, on a miss:")
+    assert '"1-20: The ritual has the opposite effect" [P2]' in answer["answer"]
+    assert answer["passages"][1]["text"].startswith("Table: Ritual miss (roll d100).")
+    assert len(answer["quotations"]) == 6 and all(q["verified"] for q in answer["quotations"])

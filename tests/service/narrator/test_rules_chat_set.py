@@ -30,10 +30,17 @@ SET = yaml.safe_load(Path(__file__).with_name("rules_chat_questions.yaml").read_
 # measured coverage threshold: offline 28/34 answered, 21/24 uncovered (the first 8: 8/8) said
 # so, 0 covered wrongly; with the mocked model 30/34 answered, the same 21/24. Issue 16's
 # target is every one: not met (a cleric's spell slots, a flat car tyre and the boiling point of
-# water share words with these texts; see service/narrator/knowledge.py).
-ANSWERED_AT_LEAST = 0.8
-MODEL_ANSWERED_AT_LEAST = 0.8
+# water share words with these texts; see service/narrator/knowledge.py). The offline answer's
+# sentences chosen by the question's content words and glossary terms (not "how much"), a
+# ruling's sentence quoted outside its own quotation marks: offline 31/34. The held-out
+# uncovered questions (written after the threshold): 8/10 said so. A move outcome that sends
+# the player to a short table of the move, answered with its rows: 32/34. The mocked model
+# read a passage whose heading holds ">" from the ">" on (its quotations failed): fixed,
+# 33/34 (a read sentence with its own quotation marks, quoted whole, fails).
+ANSWERED_AT_LEAST = 0.94
+MODEL_ANSWERED_AT_LEAST = 0.97
 UNCOVERED_SAID_AT_LEAST = 21
+HELDOUT_SAID_AT_LEAST = 8
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +55,8 @@ def model_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClien
         yield c
 
 
-_PASSAGE = re.compile(r'<passage id="P(\d+)"[^>]*>\n?(.*?)\n?</passage>', re.S)
+# (an attribute's value may hold ">": heading="LEGACY MOVES > ADVANCE")
+_PASSAGE = re.compile(r'<passage id="P(\d+)"(?:[^>"]|"[^"]*")*>\n?(.*?)\n?</passage>', re.S)
 
 
 def reader(expect: str | None) -> Any:
@@ -102,7 +110,14 @@ def test_the_rules_chat_on_the_labelled_set(client: TestClient, chat_rates: dict
         f"verified quotation of the answering passage; 'not in these rules' for "
         f"{len(said_not)}/{len(uncovered)} uncovered, {len(wrongly_not)} covered wrongly"
     )
+    heldout = [(q, _ask(client, q)) for q in SET["uncovered_heldout"]]
+    said_heldout = [q["id"] for q, b in heldout if b["answer"].startswith("Not in these rules")]
+    chat_rates["rules chat, held out"] = (
+        f"   rules chat (offline): 'not in these rules' for {len(said_heldout)}/{len(heldout)} "
+        "held-out uncovered questions (written after the threshold)"
+    )
     assert len(covered) >= 32 and len(uncovered) >= 8
+    assert len(said_heldout) >= HELDOUT_SAID_AT_LEAST
     assert wrongly_not == []  # never "not in these rules" for what the texts answer
     assert len(said_not) >= UNCOVERED_SAID_AT_LEAST
     assert answered / len(covered) >= ANSWERED_AT_LEAST
