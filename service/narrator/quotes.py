@@ -17,7 +17,11 @@ from rules.models import Citation
 from vectorstore.models import Passage
 
 # "…" [P2]   or   “…” [P2]   (tag optional); at least three words to count as a quotation.
-_QUOTE = re.compile(r"[\"“]([^\"“”\n]{6,}?)[\"”](\s*\[P(\d{1,2})\])?(?!\s*\[unverified\])")
+# A quotation may hold a typographic pair of its own, as the texts do: “A “10” is always a
+# success.” (Storyteller) quoted whole was no quotation at all.
+_QUOTE = re.compile(
+    r"[\"“]((?:[^\"“”\n]|“[^\"“”\n]{1,40}”){6,}?)[\"”](\s*\[P(\d{1,2})\])?(?!\s*\[unverified\])"
+)
 _TAG = re.compile(r"\[P(\d{1,2})\]")
 _SPACE = re.compile(r"\s+")
 _EMPHASIS = re.compile(r"[*_`]+")

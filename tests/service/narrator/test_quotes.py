@@ -37,6 +37,16 @@ def test_case_spacing_curly_quotes_and_emphasis_do_not_matter() -> None:
     assert q.verified
 
 
+def test_a_quotation_holding_quotes_of_its_own_is_one_quotation() -> None:
+    # Storyteller: "A “10” is always a success." A model quoting that sentence whole was read
+    # as no quotation at all, so its answer was refused.
+    ten = [passage("A “10” is always a success.", "DICE")]
+    _, (q,) = check_quotations("The rules say: “A “10” is always a success.” [P1]", ten)
+    assert q.verified and q.text == "A “10” is always a success."
+    _, quotes = check_quotations('"you are successful and more" or "Take +1 momentum." [P1]', P)
+    assert [q.text for q in quotes] == ["you are successful and more", "Take +1 momentum."]
+
+
 def test_words_not_in_the_cited_passage_lose_the_citation() -> None:
     answer, (q,) = check_quotations('"you are successful. Take +2 momentum." [P1]', P)
     assert not q.verified and q.citation is None

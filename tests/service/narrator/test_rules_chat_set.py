@@ -143,6 +143,8 @@ def test_the_rules_chat_with_a_mocked_model_on_the_labelled_set(
         f"{len(said_not)}/{len(uncovered)} uncovered"
     )
     assert calls >= len(covered)  # the model answered them (the uncovered: no call)
-    assert all(b["narrated"]["narrator"] == "model" for _, b in covered)
+    not_model = [(q["id"], b["narrated"]["reason"]) for q, b in covered
+                 if b["narrated"]["narrator"] != "model"]  # fmt: skip
+    assert not not_model
     assert answered / len(covered) >= MODEL_ANSWERED_AT_LEAST
     assert len(said_not) >= UNCOVERED_SAID_AT_LEAST
