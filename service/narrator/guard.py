@@ -725,6 +725,41 @@ _VICTORY = (
     r"\bvictory is (?:yours|ours|\w+'s)\b",
     r"\b(?:claim|claims|claimed|seize|seizes|seized) (?:the |your )?victory\b",
 )
+# The result told through the other side rather than the character (issue 15, held-out misses):
+# the obstacle or opponent gives way, or the prize comes into the character's hands ("the purse
+# drops back into her hand", "he sags into your arms", "the judges call it for you", "the
+# goblin's net falls on empty ground", "the barrier lifts"). Told on a miss, that is a success.
+_THEY_YIELD = (
+    r"\b(?:drops?|dropped|falls?|fell|sags?|sagged|slumps?|slumped|slides?|slid|lands?|landed|"
+    r"settles?|settled|tumbles?|tumbled|comes?|came) (?:back |right |neatly |limply |safely )?"
+    r"into (?:your|(?:{c})'s|her|his) (?:arms|hands?|grip|grasp|palm|lap)\b",
+    r"\b(?:calls?|called|rules?|ruled|declares?|declared|awards?|awarded|gives?|gave) (?:it|the "
+    r"(?:match|contest|bout|race|prize|day|victory|win)) (?:for|to) (?:you|{c})\b"
+    r"|\bin (?:your|(?:{c})'s) favou?r\b",
+    r"\b(?:the|its|his|her|their) [a-z']+(?: [a-z']+)? (?:falls?|fell|lands?|landed|closes?|"
+    r"closed|strikes?|struck|hits?|bites?|bit|thuds?|thudded|slams?|slammed) (?:on|into|onto) "
+    r"(?:empty|bare|open) (?:ground|air|space|water|stone|floor|deck|sand)\b",
+    r"\b(?:door|doors|gate|gates|lock|hatch|lid|barrier|portcullis|grate|bars) (?:\w+ )?"
+    r"(?:swings?|swung|springs?|sprang|clicks?|clicked|pops?|popped|lifts?|lifted|rises?|rose) "
+    r"(?:open|inward|wide|aside|up)\b|\b(?:lifts?|lifted|raises?|raised|opens?|opened|unbars?|"
+    r"unbarred) the (?:barrier|gate|portcullis|bar)\b|\btumblers (?:fall|click|turn|give)\b",
+    r"\b(?:steps?|stepped|stands?|stood|moves?|moved) aside (?:to let|and lets?) (?:you|{c}|her|him)"
+    r"\b|\b(?:waves?|waved|ushers?|ushered|bows?|bowed) (?:her|him) (?:in|inside|through|into)\b",
+)
+# ... and the other side prevailing on a hit: it gets away, keeps coming, or is first.
+_THEY_PREVAIL = (
+    r"\b(?:he|she|they|it|the [a-z\-]+) (?:\w+ )?(?:makes off|made off|gets away|got away|"
+    r"is out the door|was out the door|is gone|was gone|keeps coming|kept coming|presses on|"
+    r"shrugs (?:it|the blow) off|shrugged (?:it|the blow) off)\b",
+    r"\b(?:twists?|twisted|wrenches?|wrenched|wriggles?|wriggled|tears?|tore|pulls?|pulled|"
+    r"squirms?|squirmed) (?:free of|out of|loose from|away from) (?:your|(?:{c})'s) "
+    r"(?:grip|grasp|hands?|hold|arms)\b",
+    r"\bbefore (?:you|{c}) (?:can|could)\b",
+    r"\b(?:raises?|raised|sounds?|sounded|rings?|rang) the alarm\b|\bthe alarm (?:sounds|rings|"
+    r"goes up|is raised|wails|sounded|rang|went up|was raised)\b|\ba bell (?:clangs|rings|tolls)\b",
+    r"\bbut (?:it|the \w+|your \w+(?: \w+)?) (?:snaps|breaks|shatters|splinters|gives way)\b",
+)
+
 _SUCCESS = (
     rf"\b{_PC}{_HAVE}{_ADV}(?:succeed(?:s|ed)?|prevail(?:s|ed)?|triumph(?:s|ed)?|win|wins|won)\b",
     rf"\b{_PC}(?: are| were|'re| is| was) (?:\w+ )?successful\b",
@@ -785,6 +820,7 @@ _SUCCESS = (
     r"|\bsurrenders? to (?:you|{c})\b",
     rf"\b(?:{_PCS}|the) (?:vow|quest|promise|oath|elegy|mission|task|job|work) (?:is |was |has "
     r"been |stands |now )?(?:fulfilled|complete|completed|kept|done|accomplished|achieved)\b",
+    *_THEY_YIELD,
 )
 _TRIUMPH = (
     r"\bflawless(?:ly)?\b",
@@ -799,6 +835,8 @@ _TRIUMPH = (
     r"\bno one (?:will )?ever (?:know|knows|notice|notices)\b",
     r"\bnothing goes wrong\b",
     r"\bunconditionally\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,80}}?\b(?:unhurt|unharmed|uninjured)\b",
+    r"\bnone the worse\b",
     r"\b(?:with no|at no) (?:cost|consequences?|price)\b",
     r"\b(?:asks?|asking|asked|wants?|wanted|demands?|demanded) (?:for )?nothing in return\b"
     r"|\bno strings attached\b|\beverything goes (?:your way|to plan|right|smoothly)\b",
@@ -823,7 +861,9 @@ _FAILURE = (
     r"\b(?:it|this|that) (?:doesn't|does not|didn't|did not|won't|will not) work\b",
     r"\bnothing (?:happens|works|answers)\b",
     r"\bto no avail\b|\bin vain\b|\bwithout success\b|\bno luck\b|\ball for nothing\b",
-    r"\bnothing to show for\b|\bempty-handed\b|\bcomes? up empty\b|\bcame up empty\b",
+    r"\bnothing to show for\b|\bempty-handed\b|\bcomes? up empty\b|\bcame up empty\b"
+    r"|\b(?:cast|casts|leave|leaves|left|sail|sails|sailed|come away|comes away|came away|"
+    r"return|returns|returned|go|goes|went) (?:off |away |home |back )?empty\b",
     r"\bas (?:far (?:away )?|distant )as ever\b|\bno closer to\b|\bback where (?:you|{c}) started\b",
     rf"\b{_PC}{_HAVE}{_ADV}(?:give up|gives up|gave up|admit defeat|admits defeat|admitted defeat|"
     r"abandon the attempt|abandons the attempt|abandoned the attempt)\b(?! on\b)",
@@ -856,7 +896,8 @@ _PARTIAL = (
     r"hit|crack|solve|outrun|win)\b",
 )
 _STRONGER = (
-    r"\b(?:he|she|they|it|his \w+|her \w+|their \w+|its \w+) (?:is|are|was|were|proves?|proved) "
+    r"\b(?:he|she|they|it|his \w+|her \w+|their \w+|its \w+|the [a-z\-]+) (?:is|are|was|were|"
+    r"proves?|proved) "
     r"(?:\w+ )?(?:stronger|faster|quicker|too strong|too fast|too quick|too much)\b"
 )
 _THEY_WIN = (  # someone else wins; not "the actor wins" (the player's side, in the engine's words)
@@ -866,6 +907,7 @@ _THEY_WIN = (  # someone else wins; not "the actor wins" (the player's side, in 
 _SETBACK = (
     _STRONGER,
     _THEY_WIN,
+    *_THEY_PREVAIL,
     rf"\b{_PC}(?: are| were|'re| is| was| get| gets| got)(?: \w+ly)? (?:caught(?! up)|spotted|"
     r"seen(?! as| to)|discovered|captured|knocked (?:down|back|off|flat))\b",
     rf"\b{_PC}\b[^.;:!?]*?,\s*(?:beaten|defeated|bested)\s*[.!]",
@@ -1088,7 +1130,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "go_forth": ("effort", "hearts?", "momentum", "stamina", "power", "fatigue", "wounds?", "tn",
                  "target number", "damage", "dice", "die", "boost", "slots?"),
     "storyteller": ("successes", "success", "dice", "die", "difficulty", "willpower", "rage",
-                    "gnosis", "health levels?", "damage", "botch(?:es)?"),
+                    "gnosis", "health levels?", "damage", "botch(?:es)?", "ones", "tens"),
     "roll_under": ("hp", "hit points?", "damage", "armou?r", "brawn", "finesse", "intellect",
                    "fatigue", "scars?", "dice", "die"),
 }  # fmt: skip
@@ -1105,7 +1147,7 @@ _TERM_END = (
     r"(?=\s*(?:[.,;:!?)\]—\-]|$)|\s+(?:and|or|but|to|from|for|as|in|on|at|now|left|remaining|"
     r"lost|gained|back|each|per|instead|total|again|more|less|which|while|with|until|the|your|"
     r"his|her|their|its|a|an|this|that|into|if|so|then|points?|ticks?|boxes?|on|off|away|"
-    r"damage|harm)\b)"
+    r"damage|harm|against|versus|vs)\b)"
 )
 _NUM_END = (
     r"(?=\s*(?:[.,;:!?)\]—\-]|$)|\s+(?:and|or|but|as|now|left|remaining|points?|ticks?|boxes?|"
