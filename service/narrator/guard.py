@@ -424,7 +424,7 @@ _NEGATION = re.compile(r"\b(?:not|never|no longer|hardly|n't)\s+(?:\w+\s+)?$")
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|should|would|could|might|may|will|can|must|shall|lest|what|"
     r"whatever|however|how|why|try|tries|trying|attempt|attempts|hope|hopes|hoping|want|wants|"
-    r"wish|wishes|need|needs|as if|as though)\b[^,;:—]*$|'ll\b[^,;:—]*$"
+    r"wish|wishes|need|needs|as if|as though|before)\b[^,;:—]*$|'ll\b[^,;:—]*$"
 )
 _CONDITIONAL = re.compile(r"(?:\"…\"\s*)?(?:if|unless|should you|were you|whether|once you)\b")
 _QUALIFIED = re.compile(
@@ -739,9 +739,8 @@ _THEY_YIELD = (
     r"\b(?:the|its|his|her|their) [a-z']+(?: [a-z']+)? (?:falls?|fell|lands?|landed|closes?|"
     r"closed|strikes?|struck|hits?|bites?|bit|thuds?|thudded|slams?|slammed) (?:on|into|onto) "
     r"(?:empty|bare|open) (?:ground|air|space|water|stone|floor|deck|sand)\b",
-    r"\b(?:door|doors|gate|gates|lock|hatch|lid|barrier|portcullis|grate|bars) (?:\w+ )?"
-    r"(?:swings?|swung|springs?|sprang|clicks?|clicked|pops?|popped|lifts?|lifted|rises?|rose) "
-    r"(?:open|inward|wide|aside|up)\b|\b(?:lifts?|lifted|raises?|raised|opens?|opened|unbars?|"
+    r"\b(?:lock|barrier|portcullis|bars) (?:\w+ )?(?:springs?|sprang|clicks?|clicked|pops?|"
+    r"popped|lifts?|lifted|rises?|rose) (?:open|aside|up)\b|\b(?:lifts?|lifted|raises?|raised|opens?|opened|unbars?|"
     r"unbarred) the (?:barrier|gate|portcullis|bar)\b|\btumblers (?:fall|click|turn|give)\b",
     r"\b(?:steps?|stepped|stands?|stood|moves?|moved) aside (?:to let|and lets?) (?:you|{c}|her|him)"
     r"\b|\b(?:waves?|waved|ushers?|ushered|bows?|bowed) (?:her|him) (?:in|inside|through|into)\b",
@@ -749,7 +748,7 @@ _THEY_YIELD = (
 # ... and the other side prevailing on a hit: it gets away, keeps coming, or is first.
 _THEY_PREVAIL = (
     r"\b(?:he|she|they|it|the [a-z\-]+) (?:\w+ )?(?:makes off|made off|gets away|got away|"
-    r"is out the door|was out the door|is gone|was gone|keeps coming|kept coming|presses on|"
+    r"is out the door|was out the door|is gone|was gone|presses on|(?:keeps|kept) coming(?=\s*(?:[.,;!]|$|and\b))|"
     r"shrugs (?:it|the blow) off|shrugged (?:it|the blow) off)\b",
     r"\b(?:twists?|twisted|wrenches?|wrenched|wriggles?|wriggled|tears?|tore|pulls?|pulled|"
     r"squirms?|squirmed) (?:free of|out of|loose from|away from) (?:your|(?:{c})'s) "
@@ -821,6 +820,10 @@ _SUCCESS = (
     rf"\b(?:{_PCS}|the) (?:vow|quest|promise|oath|elegy|mission|task|job|work) (?:is |was |has "
     r"been |stands |now )?(?:fulfilled|complete|completed|kept|done|accomplished|achieved)\b",
     *_THEY_YIELD,
+    rf"\b{_PC}{_HAVE}{_ADV}(?:finds?|found|pins?|pinned|seizes?|seized|catches|caught|grabs?|"
+    r"grabbed|snatches|snatched|subdues?|subdued|disarms?|disarmed) (?:the|his|her|its|their)\b"
+    r"(?![^.\n]*\b(?:locked|barred|sealed|empty|bare|gone|missing|dead|body|corpse|already|"
+    r"too late|nothing|no one|nobody|ruined|broken|burned|burnt)\b)",
 )
 _TRIUMPH = (
     r"\bflawless(?:ly)?\b",
@@ -870,7 +873,7 @@ _FAILURE = (
     r"\b(?:and|then) give up\b(?! on\b)",  # "you strain at it, then give up"
     rf"\b{_PC} (?:fall|falls|fell) short\b",
     r"\bnothing (?:you|{c}) (?:can|could) do\b",
-    r"\bis beyond (?:you|your (?:skill|strength|reach|power|ability))\b",
+    r"\bis beyond (?:you|{c}|him|her|(?:your|his|her) (?:skill|strength|reach|power|ability))\b",
     r"^(?:\"…\"\s*)?(?:failure|a failure|no luck|defeat|botch|a botch|miss)\s*[!.:—,]",
     r"\b(?:complete|total|utter|abject|miserable|dismal|humiliating) "
     r"(?:failure|defeat|fiasco|disaster)\b",
@@ -1068,6 +1071,8 @@ _ANSWER_WORD = {
 _ANSWER_EXPLICIT = {
     a: re.compile(
         rf"\b(?:the (?:oracle's |oracles' )?answer (?:is|was|comes back|comes)(?: a| an)?|"
+        rf"(?:the |an? )?(?:oracle's |oracles' |oracle )(?:answer|verdict|ruling|reply|response)"
+        rf"(?: (?:is|was|comes back|comes))?|"
         rf"(?:the )?oracles? (?:says?|said|answers?|answered|repl(?:ies|ied)|speaks?|gives?|"
         rf"returns?|responds?|whispers?)(?: (?:a|an|with a|with an|with))?)[:,—]?"
         rf"(?: (?:firm|clear|resounding|definite|flat|simple|emphatic|grudging|hesitant|certain|"
