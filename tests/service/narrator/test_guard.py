@@ -29,6 +29,7 @@ from service.narrator.guard import (
     GuardReport,
     check_narration,
     expectation_from,
+    known_changes,
     polarity_of,
 )
 
@@ -65,6 +66,7 @@ class Labelled(BaseModel):
             match=self.match,
             numbers=frozenset(self.numbers),
             character=self.character,
+            changes=known_changes(self.kind),  # an oracle changes nothing; otherwise unknown
         )
 
 
@@ -338,12 +340,18 @@ def test_the_report_names_each_check_and_what_failed() -> None:
     report = check_narration("You succeed! Take +4 momentum.", MISS)
     assert [c.id for c in report.checks] == list(CHECKS)
     assert not report.passed
-    assert report.failed == ["outcome", "numbers"]
+    # a gain on a miss is a change no miss makes, whatever the request says of its changes
+    assert report.failed == ["outcome", "numbers", "changes"]
     assert report.reason() == (
         "a miss told as success: 'you succeed'; numbers the engine did not produce: '+4 momentum'"
+        "; a gain told on a miss, which grants none: 'take +4 momentum'"
     )
     dumped = report.model_dump()
-    assert dumped["failed"] == ["outcome", "numbers"]  # the response says which check failed
+    assert dumped["failed"] == [
+        "outcome",
+        "numbers",
+        "changes",
+    ]  # the response says which check failed
     assert GuardReport.model_validate(dumped) == report
     with pytest.raises(ValueError):
         report.passed = True  # type: ignore[misc]
@@ -861,3 +869,86 @@ def test_sensations_others_feelings_and_the_players_own_acts_pass(text: str, act
     expect = expectation_from(_rolled("sundered_isles", "move", FACE_DANGER, "weak_hit"),
                               character="Kell", action=action)  # fmt: skip
     assert check_narration(text, expect).passed, check_narration(text, expect).reason()
+
+
+# --- issue 15, generalised: what the hand-written format (no `changes`) still lets the guard know
+
+
+def test_a_gain_told_on_an_ironsworn_miss_is_caught_without_the_engines_changes() -> None:
+    # "On a miss, you fail, or a momentary success is undermined by a dire turn of events." and
+    # Resupply: "On a miss, you gain nothing and the situation worsens." No move's miss raises a
+    # meter, so a gain told on one is caught even when the request carries no changes.
+    assert MISS.changes is None
+    caught = check_narration("The crate goes over the side. Take +1 momentum anyway.", MISS)
+    assert caught.failed == ["changes"], caught.reason()
+    for fine in (
+        "The storm tears the sail loose. Lose 2 momentum and Pay the Price.",
+        "Take -2 health; the pirates press in.",  # the sign told wins over the verb "take"
+        "On a strong hit you would take +2 momentum; this time the tide wins.",  # a rule
+        "You can suffer -1 health or lose momentum (-2).",  # options
+    ):
+        assert check_narration(fine, MISS).passed, fine
+
+
+def test_an_oracle_roll_changes_nothing() -> None:
+    # An oracle answers a question ("Ask the Oracle": "... envision the answer"); it has no
+    # outcome that touches a meter, so any gain or loss told with it is invented.
+    assert known_changes("oracle") == () and known_changes("move") is None
+    expect = _expect("sundered_isles", "oracle", "yes", (1, 50)).model_copy(
+        update={"changes": known_changes("oracle")}
+    )
+    report = check_narration("Yes. The harbour is watched; you gain +1 momentum for it.", expect)
+    assert report.failed == ["changes"]
+    assert check_narration("Yes. The harbour is watched.", expect).passed
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "outcome", "character"),
+    [
+        # The result told through the other side (heldout_final's misses, their class): the
+        # prize comes into the character's hands, the judges call it, the attack meets nothing.
+        ("The purse drops back into her hand.", "check", "failure", "Wynn"),
+        ("Your arrow splits the centre, and the judges call it for you.", "contest", "loss", None),
+        (
+            "The goblin's net falls on empty ground; you sprint for the trees.",
+            "save",
+            "failure",
+            None,
+        ),
+        ("The cutpurse is quicker and is out the door with the purse.", "check", "success", None),
+        (
+            "A bell clangs, the lookout raises the alarm, and you cast off.",
+            "move",
+            "strong_hit",
+            None,
+        ),
+        (
+            "You jam the spear between its legs, but it snaps like kindling.",
+            "deed",
+            "success",
+            None,
+        ),
+        ("The oracle's verdict: no. The captain is honest.", "oracle", "yes", None),
+    ],
+)
+def test_outcomes_told_through_the_other_side_are_caught(
+    text: str, kind: str, outcome: str, character: str | None
+) -> None:
+    system = {"check": "go_forth", "contest": "go_forth", "save": "roll_under",
+              "deed": "roll_under"}.get(kind, "sundered_isles")  # fmt: skip
+    assert not check_narration(text, _expect(system, kind, outcome, (1, 2), character)).passed
+
+
+@pytest.mark.parametrize(
+    ("text", "outcome"),
+    [
+        ("You find the cellar door barred from the inside; boots on the stairs.", "miss"),
+        ("The door swings open and three armed guards are waiting.", "miss"),
+        ("Your blade bites into empty air and the pirate laughs behind you.", "miss"),
+        ("You slip past the guards before anyone raises the alarm.", "strong_hit"),
+        ("You knock him out before he can shout. Take +1 momentum.", "strong_hit"),
+        ("The skeleton stands unharmed; your blow glances off.", "miss"),
+    ],
+)
+def test_the_other_side_told_consistently_passes(text: str, outcome: str) -> None:
+    assert check_narration(text, _expect("sundered_isles", "move", outcome, (1,))).passed
