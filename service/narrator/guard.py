@@ -530,6 +530,38 @@ def _pronoun_subjects(text: _Text, character: str | None) -> list[int]:
     return [at for at, _ in found] if len(genders) == 1 else []
 
 
+_CAPITALISED = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w']*")
+
+
+def _nearest_is_character(text: _Text, character: str | None) -> list[int]:
+    """Where "he" or "she" follows a mention of the character with no other person mentioned
+    in between ("The Tremere's gaze bores into Rosa and she decides ..."): the nearest person
+    before the pronoun in its sentence. Used for acts of will and speech,
+    which only a person does; in a narration that says "you", the character is "you". Within
+    the sentence only: across a full stop the character is as often the one spoken to ("The
+    harbourmaster grins at Kara. ... he says")."""
+    if not character or not character.strip() or re.search(r"\byou\b", text.joined):
+        return []
+    name = re.compile(rf"\b(?:{_names(character)})\b")
+    own = set(character.lower().split())
+    found: list[int] = []
+    for i, sentence in enumerate(text.sentences):
+        for p in _PRONOUN.finditer(sentence):
+            cased, end = text.cased[i], p.start()
+            # (position, whether it is the character) of each person mentioned before it
+            mentions = [(m.start(), True) for m in name.finditer(sentence, 0, end)]
+            mentions += [(m.start(), False) for m in _PERSON_NOUN.finditer(sentence, 0, end)]
+            mentions += [(m.start(), False) for m in _PRONOUN.finditer(sentence, 0, end)]
+            mentions += [
+                (m.start(), False)
+                for m in _CAPITALISED.finditer(cased, 0, end)
+                if m.group().lower().removesuffix("'s") not in own and m.group() != "I"
+            ]
+            if mentions and max(mentions)[1]:
+                found.append(text.starts[i] + p.start())
+    return found
+
+
 def _someone_else(span: str, cased: str, character: str) -> bool:
     """Whether a stretch of a sentence mentions another person: a person noun, "him", "them", or
     a capitalised word (other than the first and the character's name)."""
@@ -1876,7 +1908,12 @@ def check_narration(text: str, expect: Expectation) -> GuardReport:
         _check_outcome(sentences, expect, pronouns),
         _check_answer(sentences, expect),
         _check_numbers(prepared, expect),
-        _check_player_agency(prepared, sentences, expect, pronouns),
+        _check_player_agency(
+            prepared,
+            sentences,
+            expect,
+            sorted(set(pronouns) | set(_nearest_is_character(sentences, expect.character))),
+        ),
         _check_changes(sentences, expect, text),
         _check_names(prepared, expect),
         _check_form(text),

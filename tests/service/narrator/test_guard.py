@@ -952,3 +952,23 @@ def test_outcomes_told_through_the_other_side_are_caught(
 )
 def test_the_other_side_told_consistently_passes(text: str, outcome: str) -> None:
     assert check_narration(text, _expect("sundered_isles", "move", outcome, (1,))).passed
+
+
+@pytest.mark.parametrize(
+    ("text", "flagged"),
+    [
+        # "she" right after the character, no one else between: the character decides
+        ("The Tremere's gaze bores into Rosa and she decides to tell him everything.", True),
+        ("The storm throws Rosa against the rail and she swears to see it through.", True),
+        # someone else is the nearest person: theirs
+        ("Rosa glares at Mira and she decides to talk.", False),
+        ("Rosa shoves the guard and he decides to run.", False),
+        # across a full stop the character is as often the one spoken to
+        ("The harbourmaster grins at Rosa. He decides she can have the writ.", False),
+    ],
+)
+def test_a_pronoun_right_after_the_character_is_theirs_for_acts_of_will(
+    text: str, flagged: bool
+) -> None:
+    expect = _expect("storyteller", "resisted", "loss", (1, 2), "Rosa")
+    assert ("player_agency" in check_narration(text, expect).failed) is flagged
