@@ -25,6 +25,10 @@ millisecond for a paragraph. Four checks, each reporting the words that failed i
     ("the cutter succeeds in running you down"), and a momentary success is allowed when the
     sentence qualifies it ("for a moment", "it seems", "almost") or a contrast undoes it
     ("..., but", "..., until", or a next sentence opening "But"/"Then").
+  * the result told through the other side rather than the character: on a miss, the prize
+    coming into the character's hands, the judges calling it for them, the attack landing on
+    empty ground, the barrier lifted; on a hit, the other side quicker, getting away, keeping
+    on, raising the alarm, or the character's tool snapping.
   * a tie or stalemate ("neither side wins ... the situation stays as it was"): flagged for a
     decisive win or loss.
   * Ironsworn-family band names are checked too ("you score a strong hit" on a miss).
@@ -62,8 +66,10 @@ millisecond for a paragraph. Four checks, each reporting the words that failed i
   the engine's ``changes``: the same meter, direction and (when told) amount. Both options of a
   "choose one" told as done fail it (the engine records the option taken, or none yet); options
   offered ("... or lose momentum", a list after "choose one"), rules stated ("On a weak hit,
-  take +1 momentum"), rates and move names ("Lose Momentum") are not claims. Skipped when the
-  changes are not known (the hand-written sets).
+  take +1 momentum"), rates and move names ("Lose Momentum") are not claims. Real requests carry
+  the engine's changes; where they are not known (the hand-written sets' format) an oracle or
+  table roll has none (``known_changes``), and on an Ironsworn-family miss a gain told is caught
+  all the same (no move's miss grants one); otherwise the check is skipped.
 - ``names``: another move named as the roll's ("Compel: miss" on a Face Danger) or another stat
   said to be rolled ("+dexterity" on a +glamour roll).
 - ``form``: the prompt's tags or headings echoed, or "the player's character" for "you".

@@ -36,8 +36,10 @@ from service.narrator.guard import (
 DATA = Path(__file__).with_name("narrations.yaml")
 CATCH_AT_LEAST = 0.90
 FALSE_ALARMS_AT_MOST = 0.05
-# dev: the target; heldout: a regression floor under its measured 85.7% (never tuned on).
-CATCH_FLOORS = {"dev": CATCH_AT_LEAST, "heldout": 0.80}
+# Regression floors at what the guard achieves (issue 15, 293f928: dev 153/157, heldout 35/35,
+# heldout_final 19/19). All three are tuned on now (heldout and heldout_final since their misses
+# were studied for issue 15): these floors guard against regressions, they estimate nothing.
+CATCH_FLOORS = {"dev": 0.97, "heldout": 1.0, "heldout_final": 1.0}
 
 
 # --- the labelled set ----------------------------------------------------------------------
@@ -125,9 +127,7 @@ def test_catch_rate_and_false_alarms_on_the_labelled_set(
     guard_rates[split] = line
     # False alarms cost a model call each: at most 5% on every split, the blind ones included.
     assert false_alarms <= FALSE_ALARMS_AT_MOST, line
-    # The catch target (90%) holds on dev; held-out (never tuned on, 85.7% when last measured)
-    # keeps a regression floor below it, and heldout_final (blind) is measured and printed only:
-    # the closing note reports both as they are.
+    # Every split keeps the floor it reached (all are tuned on now: see CATCH_FLOORS).
     if split in CATCH_FLOORS:
         assert catch >= CATCH_FLOORS[split], line
 
