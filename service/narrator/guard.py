@@ -426,7 +426,7 @@ def _excerpt(text: str, start: int, end: int) -> str:
 
 # --- shared lexicon ----------------------------------------------------------------------------
 
-_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly|n't)\s+(?:\w+\s+)?$")
+_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly|n't|fails? to|failed to)\s+(?:\w+\s+)?$")
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|should|would|could|might|may|will|can|must|shall|lest|what|"
     r"whatever|however|how|why|try|tries|trying|attempt|attempts|hope|hopes|hoping|want|wants|"
@@ -780,6 +780,9 @@ _THEY_YIELD = (
     r"\b(?:lifts?|lifted|raises?|raised|unbars?|unbarred) the (?:barrier|portcullis)\b",
     r"\baside (?:to let|and lets?) (?:you|{c}|her|him)\b",
     r"\b(?:ushers?|ushered|bows?|bowed) (?:her|him) (?:in|inside|through|into)\b",
+    r"\b(?:waves?|waved) (?:you|{c}|her|him) (?:in|inside|through|past|aboard|on)\b",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:picks?|picked|cracks?|cracked|forces?|forced) the lock\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,60}}?\band (?:then )?slip(?:s|ped)? (?:inside|in|through|aboard)\b",
 )
 # ... and the other side prevailing on a hit: it gets away, keeps coming, or is first.
 _THEY_PREVAIL = (
@@ -793,6 +796,12 @@ _THEY_PREVAIL = (
     r"\b(?:raises?|raised|sounds?|sounded) the alarm\b",
     r"\bthe alarm (?:sounds|rings|goes up|is raised|wails|sounded|rang|went up|was raised)\b",
     r"\ba bell (?:clangs|rings|tolls)\b",
+    # the character seen, or their own hold giving way, on a hit
+    r"\b(?:spots?|spotted|notices?|noticed) (?:you|{c})\b"
+    r"|\bsees? through (?:your|(?:{c})'s|her|his) (?:glamour|disguise|lie|bluff|ruse|trick|act)\b",
+    rf"\b(?:{_PCS}) (?:hands?|fingers|foot|feet|grip|footing|hold) (?:slips?|slipped|gives? way|"
+    r"gave way|fails?|failed)\b",
+    r"\b(?:shuts?|slams?|slammed) the door (?:on|in) (?:you|your|(?:{c})'s|{c})\b",
     r"\bbut (?:it|the \w+|your \w+(?: \w+)?) (?:snaps|breaks|shatters|splinters|gives way)\b",
 )
 
@@ -875,7 +884,7 @@ _TRIUMPH = (
     r"\bno one (?:will )?ever (?:know|knows|notice|notices)\b",
     r"\bnothing goes wrong\b",
     r"\bunconditionally\b",
-    rf"\b{_PC}\b[^.;:!?\n]{{0,80}}?\b(?:unhurt|unharmed|uninjured)\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,80}}?\b(?:unhurt|unharmed|uninjured|untouched)\b",
     r"\bnone the worse\b",
     r"\b(?:with no|at no) (?:cost|consequences?|price)\b",
     r"\b(?:asks?|asking|asked|wants?|wanted|demands?|demanded) (?:for )?nothing in return\b"

@@ -929,6 +929,15 @@ def test_an_oracle_roll_changes_nothing() -> None:
             None,
         ),
         ("The oracle's verdict: no. The captain is honest.", "oracle", "yes", None),
+        ("Lena charms the bouncer and he waves her past the rope.", "move", "miss", "Lena"),
+        ("You pick the lock in seconds and slip inside.", "move", "miss", None),
+        ("Wynn's hands slip on the rope and she drops to the ground.", "check", "success", "Wynn"),
+        (
+            "The hunter sees through Mirela's glamour and draws a stake.",
+            "move",
+            "strong_hit",
+            "Mirela",
+        ),
     ],
 )
 def test_outcomes_told_through_the_other_side_are_caught(
@@ -948,6 +957,8 @@ def test_outcomes_told_through_the_other_side_are_caught(
         ("You slip past the guards before anyone raises the alarm.", "strong_hit"),
         ("You knock him out before he can shout. Take +1 momentum.", "strong_hit"),
         ("The skeleton stands unharmed; your blow glances off.", "miss"),
+        ("The hunter fails to notice you in the rafters; you drop onto him.", "strong_hit"),
+        ("The bouncer lets you in, then steers you to the Sheriff's table.", "miss"),
     ],
 )
 def test_the_other_side_told_consistently_passes(text: str, outcome: str) -> None:
