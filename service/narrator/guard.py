@@ -440,7 +440,8 @@ _QUALIFIED = re.compile(
     r"you think|you thought|almost|nearly|halfway|partway|part of the way|only to)\b"
 )
 _CONTRAST_AFTER = re.compile(
-    r"\b(?:but|yet|though|although|however|until|only to|except|straight into|right into)\b"
+    r"\b(?:but|yet|though|although|however|until|only to|except|straight into|right into|"
+    r"too late)\b"
 )
 _CONTRAST_OPENING = re.compile(
     r"^(?:\"…\"\s*)?(?:but|yet|however|then|until|except|only|instead|unfortunately|sadly|"
@@ -792,7 +793,8 @@ _THEY_PREVAIL = (
     r"\b(?:twists?|twisted|wrenches?|wrenched|wriggles?|wriggled|tears?|tore|pulls?|pulled|"
     r"squirms?|squirmed) (?:free of|out of|loose from|away from) (?:your|(?:{c})'s) "
     r"(?:grip|grasp|hands?|hold|arms)\b",
-    r"\bbefore (?:you|{c}) (?:can|could)\b",
+    # "... is out the door before you can shout" (not a sentence's opening "Before you can knock")
+    r"\bbefore(?<=[\w,] before) (?:you|{c}) (?:can|could)\b",
     r"\b(?:raises?|raised|sounds?|sounded) the alarm\b",
     r"\bthe alarm (?:sounds|rings|goes up|is raised|wails|sounded|rang|went up|was raised)\b",
     r"\ba bell (?:clangs|rings|tolls)\b",

@@ -959,6 +959,8 @@ def test_outcomes_told_through_the_other_side_are_caught(
         ("The skeleton stands unharmed; your blow glances off.", "miss"),
         ("The hunter fails to notice you in the rafters; you drop onto him.", "strong_hit"),
         ("The bouncer lets you in, then steers you to the Sheriff's table.", "miss"),
+        ("The lookout raises the alarm a heartbeat too late: you are over the rail.", "strong_hit"),
+        ("Before you can knock, the door opens and the old woman ushers you in.", "strong_hit"),
     ],
 )
 def test_the_other_side_told_consistently_passes(text: str, outcome: str) -> None:
