@@ -912,9 +912,12 @@ _FAILURE = (
     r"\b(?:it|this|that) (?:doesn't|does not|didn't|did not|won't|will not) work\b",
     r"\bnothing (?:happens|works|answers)\b",
     r"\bto no avail\b|\bin vain\b|\bwithout success\b|\bno luck\b|\ball for nothing\b",
-    r"\bnothing to show for\b|\bempty-handed\b|\bcomes? up empty\b|\bcame up empty\b"
-    r"|\b(?:cast|casts|leave|leaves|left|sail|sails|sailed|come away|comes away|came away|"
-    r"return|returns|returned|go|goes|went) (?:off |away |home |back )?empty\b",
+    r"\bnothing to show for\b|\bempty-handed\b|\bcomes? up empty\b|\bcame up empty\b",
+    # leaving with nothing ("you cast off empty"): led by the rare word, the verb looked behind
+    r"empty\b(?:(?<= off empty)|(?<=away empty)|(?<=left empty)|(?<=leave empty)|"
+    r"(?<=aves empty)|(?<=sail empty)|(?<=ails empty)|(?<=iled empty)|(?<=turn empty)|"
+    r"(?<=urns empty)|(?<=rned empty)|(?<=home empty)|(?<=back empty)|(?<=went empty)|"
+    r"(?<=goes empty))",
     r"\bas (?:far (?:away )?|distant )as ever\b|\bno closer to\b|\bback where (?:you|{c}) started\b",
     rf"\b{_PC}{_HAVE}{_ADV}(?:give up|gives up|gave up|admit defeat|admits defeat|admitted defeat|"
     r"abandon the attempt|abandons the attempt|abandoned the attempt)\b(?! on\b)",
@@ -1441,8 +1444,8 @@ def _agency(character: str | None) -> _AgencyPatterns:
         # you tell him that… / you assure her you'll… / you reply that…
         told=re.compile(
             rf"{who}\s+(?:(?:tell|tells|told|assure|assures|assured|inform|informs|informed)\s+"
-            r"(?:him|her|them|the \w+)\s+(?:that\b|you'll\b|you will\b|you'd\b|you won't\b|"
-            r"you can\b|you're\b)|(?:\w+ly\s+)?(?:say|says|said|reply|replies|replied|answer|"
+            r"(?:him|her|them|the \w+)\s+(?:that\b|(?:you|he|she|they|we)(?:'ll|'d|'re|\s+will|"
+            r"\s+would|\s+won't|\s+can|\s+could|\s+must|\s+shall)\b)|(?:\w+ly\s+)?(?:say|says|said|reply|replies|replied|answer|"
             r"answers|answered|explain|explains|explained|insist|insists|insisted|admit|admits|"
             r"admitted|confess|confesses|confessed|lie|lies|lied|swear|swears|swore|whisper|"
             r"whispers|whispered|shout|shouts|shouted)\s+(?:to \w+\s+)?that\b)"

@@ -692,14 +692,17 @@ LONG = (
 )
 
 
-def test_a_check_of_a_150_word_narration_takes_well_under_a_millisecond() -> None:
+def test_a_check_of_a_150_word_narration_takes_about_a_millisecond() -> None:
+    # CPU time on the shared 2-core box under load 4-5 (issue 15): the guard before 307ea94
+    # measured 0.88-1.05 ms here, after it 0.82-1.3 ms; the bound leaves room for that noise and
+    # still fails on a pattern that scans the text once per position (10x).
     assert 140 <= len(LONG.split()) <= 160
     expects = [STRONG, MISS, WEAK, ORACLE_NO]
     for expect in expects:
         check_narration(LONG, expect)  # compile and cache the patterns
     best = min(_cpu_seconds(lambda: [check_narration(LONG, e) for e in expects]) for _ in range(5))
     per_check = best / len(expects)
-    assert per_check < 0.001, f"{per_check * 1000:.2f} ms per check"
+    assert per_check < 0.002, f"{per_check * 1000:.2f} ms per check"
 
 
 def _cpu_seconds(run: Any, times: int = 20) -> float:
@@ -978,6 +981,9 @@ def test_the_other_side_told_consistently_passes(text: str, outcome: str) -> Non
         ("Rosa shoves the guard and he decides to run.", False),
         # across a full stop the character is as often the one spoken to
         ("The harbourmaster grins at Rosa. He decides she can have the writ.", False),
+        # indirect speech: the character telling someone what they will do
+        ("Rosa tells the captain she will pay double, and he agrees.", True),
+        ("The captain tells Rosa she can keep the change.", False),
     ],
 )
 def test_a_pronoun_right_after_the_character_is_theirs_for_acts_of_will(
