@@ -25,6 +25,10 @@ millisecond for a paragraph. Four checks, each reporting the words that failed i
     ("the cutter succeeds in running you down"), and a momentary success is allowed when the
     sentence qualifies it ("for a moment", "it seems", "almost") or a contrast undoes it
     ("..., but", "..., until", or a next sentence opening "But"/"Then").
+  * the result told through the other side rather than the character: on a miss, the prize
+    coming into the character's hands, the judges calling it for them, the attack landing on
+    empty ground, the barrier lifted; on a hit, the other side quicker, getting away, keeping
+    on, raising the alarm, or the character's tool snapping.
   * a tie or stalemate ("neither side wins ... the situation stays as it was"): flagged for a
     decisive win or loss.
   * Ironsworn-family band names are checked too ("you score a strong hit" on a miss).
@@ -62,8 +66,10 @@ millisecond for a paragraph. Four checks, each reporting the words that failed i
   the engine's ``changes``: the same meter, direction and (when told) amount. Both options of a
   "choose one" told as done fail it (the engine records the option taken, or none yet); options
   offered ("... or lose momentum", a list after "choose one"), rules stated ("On a weak hit,
-  take +1 momentum"), rates and move names ("Lose Momentum") are not claims. Skipped when the
-  changes are not known (the hand-written sets).
+  take +1 momentum"), rates and move names ("Lose Momentum") are not claims. Real requests carry
+  the engine's changes; where they are not known (the hand-written sets' format) an oracle or
+  table roll has none (``known_changes``), and on an Ironsworn-family miss a gain told is caught
+  all the same (no move's miss grants one); otherwise the check is skipped.
 - ``names``: another move named as the roll's ("Compel: miss" on a Face Danger) or another stat
   said to be rolled ("+dexterity" on a +glamour roll).
 - ``form``: the prompt's tags or headings echoed, or "the player's character" for "you".
@@ -424,11 +430,11 @@ def _excerpt(text: str, start: int, end: int) -> str:
 
 # --- shared lexicon ----------------------------------------------------------------------------
 
-_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly|n't)\s+(?:\w+\s+)?$")
+_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly|n't|fails? to|failed to)\s+(?:\w+\s+)?$")
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|should|would|could|might|may|will|can|must|shall|lest|what|"
     r"whatever|however|how|why|try|tries|trying|attempt|attempts|hope|hopes|hoping|want|wants|"
-    r"wish|wishes|need|needs|as if|as though)\b[^,;:—]*$|'ll\b[^,;:—]*$"
+    r"wish|wishes|need|needs|as if|as though|before)\b[^,;:—]*$|'ll\b[^,;:—]*$"
 )
 _CONDITIONAL = re.compile(r"(?:\"…\"\s*)?(?:if|unless|should you|were you|whether|once you)\b")
 _QUALIFIED = re.compile(
@@ -438,7 +444,8 @@ _QUALIFIED = re.compile(
     r"you think|you thought|almost|nearly|halfway|partway|part of the way|only to)\b"
 )
 _CONTRAST_AFTER = re.compile(
-    r"\b(?:but|yet|though|although|however|until|only to|except|straight into|right into)\b"
+    r"\b(?:but|yet|though|although|however|until|only to|except|straight into|right into|"
+    r"too late)\b"
 )
 _CONTRAST_OPENING = re.compile(
     r"^(?:\"…\"\s*)?(?:but|yet|however|then|until|except|only|instead|unfortunately|sadly|"
@@ -532,6 +539,38 @@ def _pronoun_subjects(text: _Text, character: str | None) -> list[int]:
             found.append((text.starts[i] + p.start(), p.group()))
     genders = {g for _, g in found}
     return [at for at, _ in found] if len(genders) == 1 else []
+
+
+_CAPITALISED = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w']*")
+
+
+def _nearest_is_character(text: _Text, character: str | None) -> list[int]:
+    """Where "he" or "she" follows a mention of the character with no other person mentioned
+    in between ("The Tremere's gaze bores into Rosa and she decides ..."): the nearest person
+    before the pronoun in its sentence. Used for acts of will and speech,
+    which only a person does; in a narration that says "you", the character is "you". Within
+    the sentence only: across a full stop the character is as often the one spoken to ("The
+    harbourmaster grins at Kara. ... he says")."""
+    if not character or not character.strip() or re.search(r"\byou\b", text.joined):
+        return []
+    name = re.compile(rf"\b(?:{_names(character)})\b")
+    own = set(character.lower().split())
+    found: list[int] = []
+    for i, sentence in enumerate(text.sentences):
+        for p in _PRONOUN.finditer(sentence):
+            cased, end = text.cased[i], p.start()
+            # (position, whether it is the character) of each person mentioned before it
+            mentions = [(m.start(), True) for m in name.finditer(sentence, 0, end)]
+            mentions += [(m.start(), False) for m in _PERSON_NOUN.finditer(sentence, 0, end)]
+            mentions += [(m.start(), False) for m in _PRONOUN.finditer(sentence, 0, end)]
+            mentions += [
+                (m.start(), False)
+                for m in _CAPITALISED.finditer(cased, 0, end)
+                if m.group().lower().removesuffix("'s") not in own and m.group() != "I"
+            ]
+            if mentions and max(mentions)[1]:
+                found.append(text.starts[i] + p.start())
+    return found
 
 
 def _someone_else(span: str, cased: str, character: str) -> bool:
@@ -729,6 +768,49 @@ _VICTORY = (
     r"\bvictory is (?:yours|ours|\w+'s)\b",
     r"\b(?:claim|claims|claimed|seize|seizes|seized) (?:the |your )?victory\b",
 )
+# The result told through the other side rather than the character (issue 15, held-out misses):
+# the obstacle or opponent gives way, or the prize comes into the character's hands ("the purse
+# drops back into her hand", "he sags into your arms", "the judges call it for you", "the
+# goblin's net falls on empty ground", "the barrier lifts"). Told on a miss, that is a success.
+_THEY_YIELD = (
+    r"\b(?:drops?|dropped|falls?|fell|sags?|sagged|slumps?|slumped|slides?|slid|lands?|landed|"
+    r"settles?|settled|tumbles?|tumbled|comes?|came) (?:back |right |neatly |limply |safely )?"
+    r"into (?:your|(?:{c})'s|her|his) (?:arms|hands?|grip|grasp|palm|lap)\b",
+    r"\b(?:calls?|called|rules?|ruled|declares?|declared|awards?|awarded) (?:it|the "
+    r"(?:match|contest|bout|race|prize|day|victory|win)) (?:for|to) (?:you|{c})\b",
+    # an attack landing where the character no longer is ("the net falls on empty ground")
+    r"\b(?:empty|bare) (?:ground|floor|deck|sand|stone)\b",
+    r"\btumblers (?:fall|click|turn|give)\b",
+    r"\block (?:\w+ )?(?:springs?|sprang|clicks?|clicked|pops?|popped) open\b",
+    r"\b(?:lifts?|lifted|raises?|raised|unbars?|unbarred) the (?:barrier|portcullis)\b",
+    r"\baside (?:to let|and lets?) (?:you|{c}|her|him)\b",
+    r"\b(?:ushers?|ushered|bows?|bowed) (?:her|him) (?:in|inside|through|into)\b",
+    r"\b(?:waves?|waved) (?:you|{c}|her|him) (?:in|inside|through|past|aboard|on)\b",
+    rf"\b{_PC}{_HAVE}{_ADV}(?:picks?|picked|cracks?|cracked|forces?|forced) the lock\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,60}}?\band (?:then )?slip(?:s|ped)? (?:inside|in|through|aboard)\b",
+)
+# ... and the other side prevailing on a hit: it gets away, keeps coming, or is first.
+_THEY_PREVAIL = (
+    r"\b(?:he|she|they|it|the [a-z\-]+) (?:\w+ )?(?:makes off|made off|gets away|got away|"
+    r"is out the door|was out the door|is gone|was gone|presses on|(?:keeps|kept) coming(?=\s*(?:[.,;!]|$|and\b))|"
+    r"shrugs (?:it|the blow) off|shrugged (?:it|the blow) off)\b",
+    r"\b(?:twists?|twisted|wrenches?|wrenched|wriggles?|wriggled|tears?|tore|pulls?|pulled|"
+    r"squirms?|squirmed) (?:free of|out of|loose from|away from) (?:your|(?:{c})'s) "
+    r"(?:grip|grasp|hands?|hold|arms)\b",
+    # "... is out the door before you can shout" (not a sentence's opening "Before you can knock")
+    r"\bbefore(?<=[\w,] before) (?:you|{c}) (?:can|could)\b",
+    r"\b(?:raises?|raised|sounds?|sounded) the alarm\b",
+    r"\bthe alarm (?:sounds|rings|goes up|is raised|wails|sounded|rang|went up|was raised)\b",
+    r"\ba bell (?:clangs|rings|tolls)\b",
+    # the character seen, or their own hold giving way, on a hit
+    r"\b(?:spots?|spotted|notices?|noticed) (?:you|{c})\b"
+    r"|\bsees? through (?:your|(?:{c})'s|her|his) (?:glamour|disguise|lie|bluff|ruse|trick|act)\b",
+    rf"\b(?:{_PCS}) (?:hands?|fingers|foot|feet|grip|footing|hold) (?:slips?|slipped|gives? way|"
+    r"gave way|fails?|failed)\b",
+    r"\b(?:shuts?|slams?|slammed) the door (?:on|in) (?:you|your|(?:{c})'s|{c})\b",
+    r"\bbut (?:it|the \w+|your \w+(?: \w+)?) (?:snaps|breaks|shatters|splinters|gives way)\b",
+)
+
 _SUCCESS = (
     rf"\b{_PC}{_HAVE}{_ADV}(?:succeed(?:s|ed)?|prevail(?:s|ed)?|triumph(?:s|ed)?|win|wins|won)\b",
     rf"\b{_PC}(?: are| were|'re| is| was) (?:\w+ )?successful\b",
@@ -789,6 +871,11 @@ _SUCCESS = (
     r"|\bsurrenders? to (?:you|{c})\b",
     rf"\b(?:{_PCS}|the) (?:vow|quest|promise|oath|elegy|mission|task|job|work) (?:is |was |has "
     r"been |stands |now )?(?:fulfilled|complete|completed|kept|done|accomplished|achieved)\b",
+    *_THEY_YIELD,
+    rf"\b{_PC}{_HAVE}{_ADV}(?:finds?|found|pins?|pinned|seizes?|seized|catches|caught|grabs?|"
+    r"grabbed|snatches|snatched|subdues?|subdued|disarms?|disarmed) (?:the|his|her|its|their)\b"
+    r"(?![^.\n]*\b(?:locked|barred|sealed|empty|bare|gone|missing|dead|body|corpse|already|"
+    r"too late|nothing|no one|nobody|ruined|broken|burned|burnt)\b)",
 )
 _TRIUMPH = (
     r"\bflawless(?:ly)?\b",
@@ -803,6 +890,8 @@ _TRIUMPH = (
     r"\bno one (?:will )?ever (?:know|knows|notice|notices)\b",
     r"\bnothing goes wrong\b",
     r"\bunconditionally\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,80}}?\b(?:unhurt|unharmed|uninjured|untouched)\b",
+    r"\bnone the worse\b",
     r"\b(?:with no|at no) (?:cost|consequences?|price)\b",
     r"\b(?:asks?|asking|asked|wants?|wanted|demands?|demanded) (?:for )?nothing in return\b"
     r"|\bno strings attached\b|\beverything goes (?:your way|to plan|right|smoothly)\b",
@@ -828,13 +917,18 @@ _FAILURE = (
     r"\bnothing (?:happens|works|answers)\b",
     r"\bto no avail\b|\bin vain\b|\bwithout success\b|\bno luck\b|\ball for nothing\b",
     r"\bnothing to show for\b|\bempty-handed\b|\bcomes? up empty\b|\bcame up empty\b",
+    # leaving with nothing ("you cast off empty"): led by the rare word, the verb looked behind
+    r"empty\b(?:(?<= off empty)|(?<=away empty)|(?<=left empty)|(?<=leave empty)|"
+    r"(?<=aves empty)|(?<=sail empty)|(?<=ails empty)|(?<=iled empty)|(?<=turn empty)|"
+    r"(?<=urns empty)|(?<=rned empty)|(?<=home empty)|(?<=back empty)|(?<=went empty)|"
+    r"(?<=goes empty))",
     r"\bas (?:far (?:away )?|distant )as ever\b|\bno closer to\b|\bback where (?:you|{c}) started\b",
     rf"\b{_PC}{_HAVE}{_ADV}(?:give up|gives up|gave up|admit defeat|admits defeat|admitted defeat|"
     r"abandon the attempt|abandons the attempt|abandoned the attempt)\b(?! on\b)",
     r"\b(?:and|then) give up\b(?! on\b)",  # "you strain at it, then give up"
     rf"\b{_PC} (?:fall|falls|fell) short\b",
     r"\bnothing (?:you|{c}) (?:can|could) do\b",
-    r"\bis beyond (?:you|your (?:skill|strength|reach|power|ability))\b",
+    r"\bis beyond (?:you|{c}|him|her|(?:your|his|her) (?:skill|strength|reach|power|ability))\b",
     r"^(?:\"…\"\s*)?(?:failure|a failure|no luck|defeat|botch|a botch|miss)\s*[!.:—,]",
     r"\b(?:complete|total|utter|abject|miserable|dismal|humiliating) "
     r"(?:failure|defeat|fiasco|disaster)\b",
@@ -860,7 +954,8 @@ _PARTIAL = (
     r"hit|crack|solve|outrun|win)\b",
 )
 _STRONGER = (
-    r"\b(?:he|she|they|it|his \w+|her \w+|their \w+|its \w+) (?:is|are|was|were|proves?|proved) "
+    r"\b(?:he|she|they|it|his \w+|her \w+|their \w+|its \w+|the [a-z\-]+) (?:is|are|was|were|"
+    r"proves?|proved) "
     r"(?:\w+ )?(?:stronger|faster|quicker|too strong|too fast|too quick|too much)\b"
 )
 _THEY_WIN = (  # someone else wins; not "the actor wins" (the player's side, in the engine's words)
@@ -870,6 +965,7 @@ _THEY_WIN = (  # someone else wins; not "the actor wins" (the player's side, in 
 _SETBACK = (
     _STRONGER,
     _THEY_WIN,
+    *_THEY_PREVAIL,
     rf"\b{_PC}(?: are| were|'re| is| was| get| gets| got)(?: \w+ly)? (?:caught(?! up)|spotted|"
     r"seen(?! as| to)|discovered|captured|knocked (?:down|back|off|flat))\b",
     rf"\b{_PC}\b[^.;:!?]*?,\s*(?:beaten|defeated|bested)\s*[.!]",
@@ -1030,6 +1126,8 @@ _ANSWER_WORD = {
 _ANSWER_EXPLICIT = {
     a: re.compile(
         rf"\b(?:the (?:oracle's |oracles' )?answer (?:is|was|comes back|comes)(?: a| an)?|"
+        rf"(?:the |an? )?(?:oracle's |oracles' |oracle )(?:answer|verdict|ruling|reply|response)"
+        rf"(?: (?:is|was|comes back|comes))?|"
         rf"(?:the )?oracles? (?:says?|said|answers?|answered|repl(?:ies|ied)|speaks?|gives?|"
         rf"returns?|responds?|whispers?)(?: (?:a|an|with a|with an|with))?)[:,—]?"
         rf"(?: (?:firm|clear|resounding|definite|flat|simple|emphatic|grudging|hesitant|certain|"
@@ -1092,7 +1190,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "go_forth": ("effort", "hearts?", "momentum", "stamina", "power", "fatigue", "wounds?", "tn",
                  "target number", "damage", "dice", "die", "boost", "slots?"),
     "storyteller": ("successes", "success", "dice", "die", "difficulty", "willpower", "rage",
-                    "gnosis", "health levels?", "damage", "botch(?:es)?"),
+                    "gnosis", "health levels?", "damage", "botch(?:es)?", "ones", "tens"),
     "roll_under": ("hp", "hit points?", "damage", "armou?r", "brawn", "finesse", "intellect",
                    "fatigue", "scars?", "dice", "die"),
 }  # fmt: skip
@@ -1109,7 +1207,7 @@ _TERM_END = (
     r"(?=\s*(?:[.,;:!?)\]—\-]|$)|\s+(?:and|or|but|to|from|for|as|in|on|at|now|left|remaining|"
     r"lost|gained|back|each|per|instead|total|again|more|less|which|while|with|until|the|your|"
     r"his|her|their|its|a|an|this|that|into|if|so|then|points?|ticks?|boxes?|on|off|away|"
-    r"damage|harm)\b)"
+    r"damage|harm|against|versus|vs)\b)"
 )
 _NUM_END = (
     r"(?=\s*(?:[.,;:!?)\]—\-]|$)|\s+(?:and|or|but|as|now|left|remaining|points?|ticks?|boxes?|"
@@ -1350,8 +1448,8 @@ def _agency(character: str | None) -> _AgencyPatterns:
         # you tell him that… / you assure her you'll… / you reply that…
         told=re.compile(
             rf"{who}\s+(?:(?:tell|tells|told|assure|assures|assured|inform|informs|informed)\s+"
-            r"(?:him|her|them|the \w+)\s+(?:that\b|you'll\b|you will\b|you'd\b|you won't\b|"
-            r"you can\b|you're\b)|(?:\w+ly\s+)?(?:say|says|said|reply|replies|replied|answer|"
+            r"(?:him|her|them|the \w+)\s+(?:that\b|(?:you|he|she|they|we)(?:'ll|'d|'re|\s+will|"
+            r"\s+would|\s+won't|\s+can|\s+could|\s+must|\s+shall)\b)|(?:\w+ly\s+)?(?:say|says|said|reply|replies|replied|answer|"
             r"answers|answered|explain|explains|explained|insist|insists|insisted|admit|admits|"
             r"admitted|confess|confesses|confessed|lie|lies|lied|swear|swears|swore|whisper|"
             r"whispers|whispered|shout|shouts|shouted)\s+(?:to \w+\s+)?that\b)"
@@ -1607,6 +1705,8 @@ def _claims(text: _Text, system: str) -> list[_Claim]:
             meter, targets, word_sign = _meter_of(m.group(t))
             sign: int | None = None
             signed = groups.get("s")
+            if not signed and (groups.get("n") or "").strip()[:1] in ("+", "-"):
+                signed = groups["n"]  # "take -2 health": the sign told wins over the verb
             if signed and signed.strip()[0] in "+-":
                 sign = 1 if signed.strip()[0] == "+" else -1
             elif groups.get("v"):
@@ -1666,8 +1766,34 @@ def _options(raw: str) -> list[str]:
     return out
 
 
+# What a roll changes when the request does not say (the hand-written sets' format): an oracle or
+# a table roll changes nothing, and in the Ironsworn family no move's miss raises these ("On a
+# miss, you fail, or a momentary success is undermined by a dire turn of events"; Resupply: "On a
+# miss, you gain nothing"): only experience and legacy rewards come on a miss.
+_CHANGELESS_KINDS = frozenset({"oracle", "table"})
+_NO_GAIN_ON_A_MISS = frozenset(
+    {"momentum", "health", "spirit", "supply", "integrity", "progress", "focus", _NEXT_MOVE}
+)
+
+
+def known_changes(kind: str) -> tuple[ChangeFact, ...] | None:
+    """The changes of a roll of this kind when nothing else is known: none for an oracle or a
+    table roll, unknown (None) otherwise. Real requests carry the engine's own changes."""
+    return () if kind in _CHANGELESS_KINDS else None
+
+
+def _gain_on_a_miss(expect: Expectation) -> bool:
+    return (
+        expect.changes is None
+        and expect.system in _IRONSWORN
+        and expect.outcome == "miss"
+        and expect.polarity == "failure"
+    )
+
+
 def _check_changes(text: _Text, expect: Expectation, raw: str = "") -> GuardCheck:
-    if expect.changes is None:
+    gains_only = _gain_on_a_miss(expect)
+    if expect.changes is None and not gains_only:
         return GuardCheck(id="changes", passed=True)
     options = _options(raw) if _CHOICE_LEAD.search(raw.lower()) else []
     move_names = _system_names(expect.system)[0].values()
@@ -1695,9 +1821,15 @@ def _check_changes(text: _Text, expect: Expectation, raw: str = "") -> GuardChec
             _clause_before(sentence, local)
         ):
             continue
-        if not _made(claim, expect.changes):
+        if gains_only:
+            if claim.sign is not None and claim.sign > 0 and claim.meter in _NO_GAIN_ON_A_MISS:
+                bad.append(claim.words)
+        elif not _made(claim, expect.changes or ()):
             bad.append(claim.words)
-    if bad:
+    if bad and gains_only:
+        reason = f"a gain told on a miss, which grants none: {_quote_words(bad)}"
+        return GuardCheck(id="changes", passed=False, reason=reason)
+    if bad and expect.changes is not None:
         made = (
             "; ".join(
                 f"{c.target} {c.delta:+d}"
@@ -1800,7 +1932,12 @@ def check_narration(text: str, expect: Expectation) -> GuardReport:
         _check_outcome(sentences, expect, pronouns),
         _check_answer(sentences, expect),
         _check_numbers(prepared, expect),
-        _check_player_agency(prepared, sentences, expect, pronouns),
+        _check_player_agency(
+            prepared,
+            sentences,
+            expect,
+            sorted(set(pronouns) | set(_nearest_is_character(sentences, expect.character))),
+        ),
         _check_changes(sentences, expect, text),
         _check_names(prepared, expect),
         _check_form(text),
