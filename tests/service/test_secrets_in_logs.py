@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from tests.loopback import served
 from tests.service.test_shutdown import _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,21 +51,9 @@ class RefusingModel:
 
 @contextmanager
 def refusing_model() -> Iterator[tuple[RefusingModel, str]]:
-    model, port = RefusingModel(), _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(model.app, host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the mock model did not start"
-        time.sleep(0.02)
-    try:
-        yield model, f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    model = RefusingModel()
+    with served(model.app) as url:
+        yield model, url
 
 
 def _env(data: Path, model_url: str) -> dict[str, str]:

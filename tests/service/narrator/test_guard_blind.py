@@ -16,9 +16,9 @@ from service.narrator.guard import (
     ChangeFact,
     Expectation,
     _system_names,
-    check_narration,
     polarity_of,
 )
+from tests.service.narrator.test_guard_real_model import score
 
 DATA = Path(__file__).with_name("blind_narrations.yaml")
 CATCH_FLOOR = 0.70  # measured 19/27 when written; the target is 0.90
@@ -89,25 +89,7 @@ def test_the_blind_set_is_well_formed() -> None:
 
 
 def test_catch_rate_and_false_alarms_on_the_blind_set(guard_rates: dict[str, str]) -> None:
-    caught = contradicting = alarms = consistent = 0
-    missed: list[str] = []
-    for e in blind():
-        report = check_narration(e.text, e.expectation())
-        if e.label == "contradicting":
-            contradicting += 1
-            caught += not report.passed
-            if report.passed:
-                missed.append(f"{e.id} ({e.check})")
-        else:
-            consistent += 1
-            alarms += not report.passed
-            if not report.passed:
-                missed.append(f"{e.id} (false alarm: {report.reason()})")
-    line = (
-        f"{'blind':>13}: caught {caught}/{contradicting} contradictions "
-        f"({caught / contradicting:.1%}), false alarms {alarms}/{consistent} consistent "
-        f"({alarms / consistent:.1%}) [never tuned on]"
-    )
-    guard_rates["blind"] = line
-    assert caught / contradicting >= CATCH_FLOOR, (line, missed)
-    assert alarms / consistent <= FALSE_ALARMS_AT_MOST, (line, missed)
+    catch, false, line, missed = score("blind", blind())
+    guard_rates["blind"] = f"{line} [never tuned on]"
+    assert catch >= CATCH_FLOOR, (line, missed)
+    assert false <= FALSE_ALARMS_AT_MOST, (line, missed)

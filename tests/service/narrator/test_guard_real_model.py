@@ -3,9 +3,10 @@ reading them. real_run1 was tuned on; real_run2 was not."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import pytest
 import yaml
@@ -61,31 +62,46 @@ def test_the_real_model_set_is_well_formed() -> None:
         e.expectation()  # the engine replays the roll from its dice
 
 
+class Scored(Protocol):
+    id: str
+    text: str
+    label: Literal["consistent", "contradicting"]
+    check: str | None
+
+    def expectation(self) -> Expectation: ...
+
+
+def score(name: str, entries: Sequence[Scored]) -> tuple[float, float, str, list[str]]:
+    """The catch rate, the false-alarm rate, the line the suite prints, and what went wrong."""
+    caught = contradicting = alarms = consistent = 0
+    missed: list[str] = []
+    for e in entries:
+        report = check_narration(e.text, e.expectation())
+        if e.label == "contradicting":
+            contradicting += 1
+            caught += not report.passed
+            if report.passed:
+                missed.append(f"{e.id} ({e.check})")
+        else:
+            consistent += 1
+            alarms += not report.passed
+            if not report.passed:
+                missed.append(f"{e.id} (false alarm: {report.reason()})")
+    catch, false = caught / max(contradicting, 1), alarms / max(consistent, 1)
+    line = (
+        f"{name:>13}: caught {caught}/{contradicting} contradictions ({catch:.1%}), "
+        f"false alarms {alarms}/{consistent} consistent ({false:.1%})"
+    )
+    return catch, false, line, missed
+
+
 @pytest.mark.parametrize("split", ["real_run1", "real_run2"])
 def test_catch_rate_and_false_alarms_on_real_model_narrations(
     split: str, guard_rates: dict[str, str]
 ) -> None:
     if split not in real():
         pytest.skip(f"no {split} split")
-    caught = contradicting = alarms = consistent = 0
-    missed: list[str] = []
-    for e in real()[split]:
-        report = check_narration(e.text, e.expectation())
-        if e.label == "contradicting":
-            contradicting += 1
-            caught += not report.passed
-            if report.passed:
-                missed.append(e.id)
-        else:
-            consistent += 1
-            alarms += not report.passed
-            if not report.passed:
-                missed.append(f"{e.id} (false alarm: {report.reason()})")
-    line = (
-        f"{split:>13}: caught {caught}/{contradicting} contradictions "
-        f"({caught / max(contradicting, 1):.1%}), false alarms {alarms}/{consistent} consistent "
-        f"({alarms / max(consistent, 1):.1%})"
-    )
+    catch, false, line, missed = score(split, real()[split])
     guard_rates[split] = line
-    assert caught / max(contradicting, 1) >= CATCH_AT_LEAST, (line, missed)
-    assert alarms / max(consistent, 1) <= FALSE_ALARMS_AT_MOST, (line, missed)
+    assert catch >= CATCH_AT_LEAST, (line, missed)
+    assert false <= FALSE_ALARMS_AT_MOST, (line, missed)

@@ -12,19 +12,17 @@ import asyncio
 import json
 import os
 import re
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from tests.service.sessions.faults import Service, free_port
+from tests.loopback import served
+from tests.service.sessions.faults import Service
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = Path(os.environ.get("FATEWEAVER_ARTIFACTS") or ROOT / "tmp" / "artifacts")
@@ -167,18 +165,6 @@ class StreamingModel:
 
 @pytest.fixture(scope="module")
 def model() -> Iterator[tuple[StreamingModel, str]]:
-    mock, port = StreamingModel(), free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(mock.app, host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the mock model did not start"
-        time.sleep(0.02)
-    try:
-        yield mock, f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    mock = StreamingModel()
+    with served(mock.app) as url:
+        yield mock, url
