@@ -34,6 +34,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from rules.errors import RulesError
@@ -325,6 +326,12 @@ class Facade:
             return await self.play(sid, command, marked)
         except RulesError as exc:
             return await self.refused(sid, exc.message)
+        except ValidationError as exc:
+            # the words or a command's parameters that the turn's own request model refuses
+            # (blank words, a control character): said like any refusal, never a 500
+            first = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in first["loc"])
+            return await self.refused(sid, f"{where}: {first['msg']}")
         except SessionError as exc:
             if exc.status in (401, 404):
                 raise

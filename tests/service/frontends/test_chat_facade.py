@@ -185,6 +185,16 @@ async def test_the_session_in_the_model_name_and_undo(tmp_path: Path) -> None:
             await other.say("hello", model="gpt-4o")
 
 
+async def test_words_the_turn_refuses_are_a_refusal_in_the_chat_not_a_500(tmp_path: Path) -> None:
+    # Words of control characters only are no words: the turn's request refuses them (a 500
+    # through the facade before), and the chat says so with the field; nothing is played.
+    async with chat(tmp_path) as c:
+        sid = marked(await c.say("/oracle likely Is it night?"))[0]
+        reply = await c.say("\u0000\u0007")
+        assert "The engine refused that: words:" in reply and marked(reply) == (sid, 1)
+        assert len(await c.journal(sid)) == 1
+
+
 async def test_models_and_tool_calls(tmp_path: Path) -> None:
     async with chat(tmp_path) as c:
         models = [m.id async for m in c.ai.models.list()]
