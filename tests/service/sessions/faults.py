@@ -305,6 +305,11 @@ class Service:
             time.sleep(0.05)
         raise AssertionError(f"the service did not answer in {timeout} s")
 
+    def log_text(self) -> str:
+        """What the service has written to its log so far."""
+        self._log.flush()
+        return Path(self._log.name).read_text(errors="replace")
+
     def kill(self) -> None:
         """``kill -9``."""
         if self.proc.poll() is None:

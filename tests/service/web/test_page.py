@@ -103,6 +103,18 @@ class Watched:
             self.settle()
         assert self.last_turn().get_attribute("data-status") == "resolved"
 
+    def expect_or_explain(self, locator: Any, service: Service) -> None:
+        """Expect `locator` visible; if not, say what the page showed as an error and what the
+        service logged, which an aria snapshot cut short in a CI log does not."""
+        from playwright.sync_api import expect
+
+        try:
+            expect(locator).to_be_visible(timeout=15_000)
+        except AssertionError as missing:
+            shown = self.page.locator(".action-error").all_inner_texts()
+            log = service.log_text()[-3000:]
+            raise AssertionError(f"{missing}\npage errors: {shown}\nservice log: {log}") from None
+
     def check(self, client: httpx.Client) -> None:
         assert not self.errors, self.errors
         allowed = public_paths(client)
@@ -181,10 +193,14 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     expect(turn.locator(".narration")).to_contain_text("miss")
 
     # Progress on the vow, then its progress roll (two challenge dice, no action die).
-    for _ in range(3):
+    # Each mark is a turn; each is waited for, so a mark that failed is named with the page's
+    # error and the service's log (a CI run once showed 6 boxes missing and no more).
+    for boxes in (2, 4, 6):
         tracks.get_by_role("button", name="Find my sister: Mark progress").click()
         w.settle()
-    expect(tracks.get_by_role("img", name=re.compile("progress 6 of 10 boxes"))).to_be_visible()
+        w.expect_or_explain(
+            tracks.get_by_role("img", name=re.compile(f"progress {boxes} of 10 boxes")), service
+        )
     expect(w.last_turn().locator(".changes")).to_have_text("Find my sister: progress +2 boxes")
     tracks.get_by_role("button", name="Find my sister: Progress roll").click()
     w.settle()
