@@ -740,6 +740,8 @@ class _Lexicon:
     partial: _Family  # a failure a weak hit may contain as its cost
     setback: _Family  # what only a strong hit cannot contain
     cost: _Family  # a weak hit's cost
+    event_success: _Family  # a success told through events alone (weaker: see _check_outcome)
+    event_harm: _Family  # a setback told through events alone (likewise)
     win: _Family  # decisive results, for draws
     loss: _Family
     subject: re.Pattern[str]
@@ -916,7 +918,7 @@ _FAILURE = (
     r"\b(?:it|this|that) (?:doesn't|does not|didn't|did not|won't|will not) work\b",
     r"\bnothing (?:happens|works|answers)\b",
     r"\bto no avail\b|\bin vain\b|\bwithout success\b|\bno luck\b|\ball for nothing\b",
-    r"\bnothing to show for\b|\bempty-handed\b|\bcomes? up empty\b|\bcame up empty\b",
+    r"\bnothing to show for\b|\bcomes? up empty\b|\bcame up empty\b",
     # leaving with nothing ("you cast off empty"): led by the rare word, the verb looked behind
     r"empty\b(?:(?<= off empty)|(?<=away empty)|(?<=left empty)|(?<=leave empty)|"
     r"(?<=aves empty)|(?<=sail empty)|(?<=ails empty)|(?<=iled empty)|(?<=turn empty)|"
@@ -943,6 +945,7 @@ _PARTIAL = (
     r"(?:budge|give way|yield|open|be (?:swayed|moved|convinced|persuaded))\b"
     r"|\bstays? (?:shut|closed|locked|sealed)\b",
     r"\bdespite (?:all )?(?:your|(?:{c})'s) (?:best )?efforts?\b",
+    r"\bempty-handed\b",  # a weak hit's cost may be the thing carried ("across, and empty-handed")
     r"\bnothing but (?:empty )?air\b|\b(?:close|closes|closed) on (?:empty air|nothing)\b",
     r"\b(?:slips?|slipped|slides?|slid) (?:through|from|out of) (?:your|(?:{c})'s) "
     r"(?:fingers|grasp|grip|hands?)\b|\bjust out of reach\b",
@@ -985,6 +988,77 @@ _COST = (
     r"\b(?:it|this|that|the \w+) costs? (?:you|{c})\b(?! nothing)",
     r"\b(?:make|makes|made) a suffer move\b",
 )
+# An outcome told through events alone (the blind set's misses: "you spot the rotten plank just
+# in time and step over it, landing softly", "the sealed door grinds open", "the shots go high").
+# Weaker evidence than the families above: each counts only when the narration carries nothing
+# of the other side (see _check_outcome), so "the first arrow goes wide; the second takes you in
+# the thigh" on a miss, or "he parries your first cut; your second opens his arm" on a strong
+# hit, are not flagged. Kinds, not instances: the character unseen, the deed done with ease or in
+# time, a way opening, a blow that misses them; and, on the other side, the character seen,
+# struck, turned back or forced to retreat.
+_EVENT_SUCCESS = (
+    r"\b(?:never|doesn't|don't|didn't|does not|do not|did not|without) (?:once |even )?"
+    r"(?:glances?|glancing|glanced|looks?|looking|looked|turns?|turning|turned) (?:your|(?:{c})'s)"
+    r" way\b",
+    r"\b(?:never|doesn't|don't|didn't|does not|do not|did not|without) (?:once |even )?"
+    r"(?:notices?|noticing|noticed|sees?|seeing|saw|hears?|hearing|heard|spots?|spotting|"
+    r"spotted|suspects?|suspecting|suspected) (?:you|{c})\b",
+    r"\b(?:no one|nobody|none of them|not one of them|not a soul) (?:\w+ )?(?:notices|sees|"
+    r"hears|stirs|looks up|looks your way|turns|wakes|suspects|noticed|saw|heard|stirred|woke)\b",
+    r"\bwithout (?:trouble|difficulty|effort|incident|a sound|a struggle|resistance|opposition|"
+    r"challenge|being (?:seen|noticed|heard|spotted|challenged))\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,60}}?\b(?:just in time|in the nick of time|with (?:a |an )?"
+    r"(?:moment|heartbeat|second|breath|instant|inch|inches)(?:s)? to spare)\b",
+    r"\b(?:landing|lands?|landed) (?:softly|lightly|safely|neatly|silently|nimbly|"
+    r"on (?:your|(?:{c})'s|her|his) feet)\b",
+    r"\b(?:door|doors|gate|gates|hatch|lid|portcullis|grate|grille|shutters?|vault|chest|"
+    r"drawer|trapdoor|cell) (?:\w+ ){0,2}(?:grinds?|ground|swings?|swung|creaks?|creaked|"
+    r"slides?|slid|springs?|sprang|clicks?|clicked|pops?|popped|yawns?|yawned|eases?|eased|"
+    r"groans?|groaned) (?:open|wide)\b",
+    r"\b(?:come|comes|came|coming) up on (?:your|(?:{c})'s|her|his) feet\b",
+    r"\b(?:rolls?|rolled|rolling|topples?|toppled|toppling|tips?|tipped|tipping|grinds?|"
+    r"ground|grinding) aside\b",
+    r"\b(?:wide|light|room|space) enough (?:to|for)\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,40}}?\b(?:stop|stops|stopped|halt|halts|halted|hold|holds|held) "
+    r"(?:it|him|her|them|the [a-z]+) (?:cold|dead|short|fast|in (?:its|his|her|their) tracks)\b",
+    r"\b(?:shots?|bullets?|arrows?|bolts?|blows?|swings?|blades?|fists?|punch(?:es)?|spears?|"
+    r"stones?|rocks?|darts?|volley) (?:\w+ )?(?:go|goes|went|fly|flies|flew|pass|passes|"
+    r"passed|whistle|whistles|whistled|sail|sails|sailed|glance|glances|glanced|skitter|"
+    r"skitters) (?:high|wide|harmlessly|over (?:your|(?:{c})'s) head|past (?:you|{c})|"
+    r"off (?:your|(?:{c})'s) (?:armou?r|shield|helm|mail))\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,40}}?\b(?:heave|heaves|heaved|shove|shoves|shoved|wrench|"
+    r"wrenches|wrenched|haul|hauls|hauled|lever|levers|levered) (?:it|him|her|them|the [a-z]+) "
+    r"(?:aside|clear|free|open|loose|out of the way)\b",
+)
+_EVENT_HARM = (
+    r"\b(?:sees?|saw|spots?|spotted|notices?|noticed|recogni[sz](?:es|ed|e)) (?:you|{c})\b",
+    r"\b(?:turns?|turned|knocks?|knocked|beats?|beat|bats?|batted|slaps?|slapped|sweeps?|swept|"
+    r"parries|parried|blocks?|blocked|deflects?|deflected) (?:your|(?:{c})'s) (?:\w+ )?"
+    r"(?:blade|sword|cutlass|knife|dagger|axe|spear|club|staff|hammer|thrust|cut|lunge|"
+    r"strike|blow|swing|attack|punch|fist|shot|aim) (?:aside|away|wide|down)\b",
+    r"\b(?:opens?|opened|cuts?|slashes|slashed|carves?|carved|rakes?|raked|gashes|gashed|"
+    r"scores?|scored|bites?|bit) (?:a (?:line|gash|cut|furrow|wound) )?(?:across |into |along )?"
+    r"(?:your|(?:{c})'s) (?:arm|forearm|shoulder|side|thigh|leg|cheek|face|chest|hand|ribs|"
+    r"back|brow|scalp)\b",
+    r"\b(?:takes?|took|catches|caught|hits?|strikes?|struck) (?:you|{c}) (?:in|on|across) the "
+    r"(?:arm|forearm|shoulder|side|thigh|leg|cheek|face|chest|hand|ribs|back|gut|head|jaw)\b",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,30}}?\b(?:have to|has to|had to|must|are forced to|is forced to|"
+    r"were forced to|was forced to) (?:double back|retreat|fall back|turn back|flee|run|"
+    r"withdraw|give ground|back away|abandon)\b",
+    rf"\b{_PC} (?:stagger|staggers|staggered|reel|reels|reeled|are thrown|is thrown|were thrown|"
+    r"was thrown|go down|goes down|went down|crash|crashes|crashed) (?:back|backward|backwards|"
+    r"to (?:your|her|his) knees|into|against|down)\b",
+    # the character driven back or down ("driving you down onto one knee")
+    r"\b(?:drives?|driving|drove|sends?|sending|sent|forces?|forcing|forced|knocks?|knocking|"
+    r"knocked|throws?|throwing|threw|bears?|bearing|bore|hurls?|hurling|hurled) (?:you|{c}) "
+    r"(?:down|back|to the|to (?:your|her|his)|onto|sprawling|stumbling|reeling|flying|"
+    r"staggering)\b",
+    # someone ready for the character ("three armed guards are waiting")
+    r"\b(?:are|is|was|were|stand|stands|stood|sit|sits|sat) (?:already |still )?(?:waiting|"
+    r"lying in wait|ready for (?:you|{c}))\b|\bwaiting for (?:you|{c})\b",
+    r"\bblood (?:runs|running|ran|wells|welling|welled|streams|streaming|streamed|trickles|"
+    r"trickling) (?:down|from|over) (?:your|(?:{c})'s)\b",
+)
 _WIN = (
     rf"\b{_PC}{_HAVE}{_ADV}(?:win|wins|won|prevail(?:s|ed)?|triumph(?:s|ed)?)\b",
     _YOU_BEAT,
@@ -1026,6 +1100,8 @@ def _lexicon(character: str | None) -> _Lexicon:
         partial=compile_(_PARTIAL),
         setback=compile_(_SETBACK),
         cost=compile_(_COST),
+        event_success=compile_(_EVENT_SUCCESS),
+        event_harm=compile_(_EVENT_HARM),
         win=compile_(_WIN),
         loss=compile_(_LOSS),
         subject=re.compile(rf"\b{_PC}\b".replace("{c}", name)),
@@ -1081,7 +1157,35 @@ def _outcome_label(expect: Expectation) -> str:
     return f"an {words}" if words[:1] in "aeiou" else f"a {words}"
 
 
-def _check_outcome(text: _Text, expect: Expectation, pronouns: list[int]) -> GuardCheck:
+# "If you miss: You Graze, dealing your Effort modifier in damage": the foe left untouched
+# ("It cackles, entirely unhurt") is no graze. The character unhurt is not what it is about.
+_UNHURT = re.compile(r"\b(?:unhurt|unharmed|untouched|unscathed|unmarked|without a scratch)\b")
+_CHARACTER_NEAR = re.compile(r"\b(?:you|your|you're)\b[^,;]{0,25}$")
+
+
+def _untouched(text: _Text) -> list[_Hit]:
+    hits = []
+    for i, sentence in enumerate(text.sentences):
+        for m in _UNHURT.finditer(sentence):
+            if not _CHARACTER_NEAR.search(sentence[: m.start()]) and not _NEGATION.search(
+                sentence[: m.start()]
+            ):
+                hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+    return hits
+
+
+def _has_a_turn(text: _Text) -> bool:
+    """The narration turns somewhere ("..., but", "Then ...", "for a moment"): a miss told as a
+    momentary success undone, which events alone must not be read against."""
+    return any(
+        _QUALIFIED.search(s) or _CONTRAST_AFTER.search(s) or _CONTRAST_OPENING.search(s)
+        for s in text.sentences
+    )
+
+
+def _check_outcome(
+    text: _Text, expect: Expectation, pronouns: list[int], complete: bool = True
+) -> GuardCheck:
     lex = _lexicon(expect.character)
     problems: list[str] = []
 
@@ -1100,13 +1204,25 @@ def _check_outcome(text: _Text, expect: Expectation, pronouns: list[int]) -> Gua
     if expect.outcome in DRAWS:
         report("a decisive result", live(lex.win) + live(lex.loss))
     elif polarity == "success":
-        report("failure", live(lex.failure) + live(lex.partial) + live(lex.setback))
+        setbacks = live(lex.failure) + live(lex.partial) + live(lex.setback)
+        report("failure", setbacks)
         report("a success with a cost", live(lex.cost))
+        # events alone decide only where nothing in the narration tells the success
+        told = live(lex.success) or live(lex.triumph) or live(lex.event_success)
+        if complete and not setbacks and not told:
+            report("failure (through events)", live(lex.event_harm))
     elif polarity == "mixed":
         report("a plain failure", live(lex.failure))
         report("a success without cost", live(lex.triumph))
     elif polarity == "failure":
-        report("success", live(lex.success) + live(lex.triumph))
+        successes = live(lex.success) + live(lex.triumph)
+        report("success", successes)
+        turned = [*live(lex.failure), *live(lex.partial), *live(lex.setback), *live(lex.cost),
+                  *live(lex.event_harm)]  # fmt: skip
+        if complete and not successes and not turned and not _has_a_turn(text):
+            report("success (through events)", live(lex.event_success))
+    if expect.outcome == "graze" and (untouched := _untouched(text)):
+        report("no damage (a graze deals its Effort in damage)", untouched)
     if bands := _band_mentions(expect, text.sentences):
         problems.append(f"{_outcome_label(expect)} called another band: {_quote_words(bands)}")
     if problems:
@@ -1594,15 +1710,17 @@ _METERS: tuple[tuple[str, tuple[str, ...], int | None], ...] = (
 )
 _NEXT_MOVE = "next"  # "add +1 on your next move": the held add (next_roll_adds)
 _UP = (
-    "gain|gains|gained|gaining|take|takes|took|taking|get|gets|got|receive|receives|received|"
-    "earn|earns|earned|add|adds|added|mark|marks|marked|regain|regains|regained|recover|"
-    "recovers|recovered|restore|restores|restored|increase|increases|increased|boost|boosts|"
-    "boosted|raise|raises|raised|lock|locks|locked|locking"
+    "gain|gains|gained|gaining|take|takes|took|taking|get|gets|got|getting|receive|receives|"
+    "received|receiving|earn|earns|earned|earning|add|adds|added|adding|mark|marks|marked|"
+    "marking|regain|regains|regained|regaining|recover|recovers|recovered|recovering|restore|"
+    "restores|restored|restoring|increase|increases|increased|increasing|boost|boosts|boosted|"
+    "boosting|raise|raises|raised|raising|lock|locks|locked|locking"
 )
 _DOWN = (
-    "lose|loses|lost|losing|suffer|suffers|suffered|suffering|spend|spends|spent|burn|burns|"
-    "burned|burnt|sacrifice|sacrifices|sacrificed|reduce|reduces|reduced|decrease|decreases|"
-    "decreased|drain|drains|drained|deplete|depletes|depleted|cost|costs"
+    "lose|loses|lost|losing|suffer|suffers|suffered|suffering|spend|spends|spent|spending|"
+    "burn|burns|burned|burnt|burning|sacrifice|sacrifices|sacrificed|sacrificing|reduce|"
+    "reduces|reduced|reducing|decrease|decreases|decreased|decreasing|drain|drains|drained|"
+    "draining|deplete|depletes|depleted|depleting|cost|costs|costing"
 )
 _RISE = (
     "increases?|increased|rises?|rose|risen|goes up|went up|grows?|grew|climbs?|climbed|"
@@ -1888,6 +2006,10 @@ def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
             rf"|\((?:{stats})\)"
         )
         bad.extend(_excerpt(low, m.start(), m.end()) for m in stat_used.finditer(low))
+        # "Your Might check", "a Finesse save": capitalised, since "you might check" is prose
+        titled = "|".join(re.escape(s.title()) for s in sorted(expect.other_stats))
+        named_roll = re.compile(rf"\b(?:{titled})\s+(?:check|save|roll|test)s?\b")
+        bad.extend(_excerpt(text, m.start(), m.end()) for m in named_roll.finditer(text))
     if bad:
         rolled = ", ".join(x for x in (expect.move, expect.stat and f"+{expect.stat}") if x)
         reason = f"another move or stat named: {_quote_words(bad)} (rolled: {rolled or 'no move'})"
@@ -1904,7 +2026,12 @@ def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
 _SCAFFOLD = re.compile(
     r"</?\s*(?:passage|action|context|situation|question|outcome|conversation|br)\b[^>]*>|"
     r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
-    r"the situation so far|the player's character|write the narration again)\b",
+    r"the situation so far|the player's character|write the narration again)\b|"
+    # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
+    # "Narration (2-3 sentences):")
+    r"\[\s*(?:outcome|result|narration|answer|band|roll|engine|oracle)\b[^\]\n]{0,60}\]|"
+    r"(?:^|(?<=[\]\n]))\s*(?:narration|narrative|outcome|response|output|story)"
+    r"(?:\s*\([^)\n]{0,40}\))?\s*:",
     re.I,
 )
 
@@ -1920,16 +2047,19 @@ def _check_form(text: str) -> GuardCheck:
 # --- the check ---------------------------------------------------------------------------------
 
 
-def check_narration(text: str, expect: Expectation) -> GuardReport:
-    """Check a narration (or the part of it streamed so far) against the engine's outcome.
+def check_narration(text: str, expect: Expectation, *, complete: bool = True) -> GuardReport:
+    """Check a narration (or, ``complete=False``, the part of it streamed so far) against the
+    engine's outcome.
 
-    Every check flags only what the text says, never what it has not said yet, so a prefix
-    that passes stays passing until a sentence that contradicts the outcome arrives."""
+    On a prefix every check flags only what the text says, never what it has not said yet, so a
+    prefix that passes stays passing until a sentence that contradicts the outcome arrives. Only
+    the whole narration is read for an outcome told through events alone, which weighs what the
+    narration does not say (nothing of the other side anywhere in it)."""
     prepared = _prepare(text)
     sentences = _Text.of(prepared)
     pronouns = _pronoun_subjects(sentences, expect.character)
     checks = [
-        _check_outcome(sentences, expect, pronouns),
+        _check_outcome(sentences, expect, pronouns, complete),
         _check_answer(sentences, expect),
         _check_numbers(prepared, expect),
         _check_player_agency(

@@ -45,6 +45,9 @@ class Done:
 Event = Token | Discard | Done
 # A check of the text so far; None when it passes.
 Check = Callable[[str], GuardReport]
+# The guard over a narration: (text, complete). A prefix streamed so far is checked with
+# complete=False: only what the text says is flagged, never what it has not said yet.
+Guard = Callable[[str, bool], GuardReport]
 
 # The end of a sentence: terminal punctuation (and closing quotes), then white space.
 _BOUNDARY = re.compile(r"[.!?…][\"”’)]*\s+")
@@ -73,7 +76,7 @@ class Narration:
     model: ChatModel | None
     prompt: Callable[[str], RenderedPrompt]
     offline: str
-    check: Check | None
+    check: Guard | None
     calls: Calls = field(default_factory=Calls)
     shape: Callable[[str, bool], str] | None = None
     accept: Check | None = None
@@ -103,10 +106,10 @@ def retry_instruction(failed: Sequence[str]) -> str:
     return f"\nWrite the narration again, and this time: {fixes}."
 
 
-def guard_for(expectation: Expectation | None) -> Check | None:
+def guard_for(expectation: Expectation | None) -> Guard | None:
     if expectation is None:
         return None
-    return lambda text: check_narration(text, expectation)
+    return lambda text, complete: check_narration(text, expectation, complete=complete)
 
 
 async def narrate(
@@ -114,7 +117,7 @@ async def narrate(
     model: ChatModel | None,
     prompt: Callable[[str], RenderedPrompt],
     offline: str,
-    check: Check | None,
+    check: Guard | None,
     calls: Calls,
     stream: bool,
     shape: Callable[[str, bool], str] | None = None,
@@ -153,7 +156,7 @@ async def narrate(
                     cut = _release_point(buffer)
                     if cut:
                         candidate = released + buffer[:cut]
-                        report = check(candidate) if check is not None else None
+                        report = check(candidate, False) if check is not None else None
                         if report is not None and not report.passed:
                             if held is not None:
                                 await replies.aclose()  # type: ignore[attr-defined]
@@ -168,7 +171,7 @@ async def narrate(
             full = (released + buffer).strip()
             if not full:
                 raise ModelError("the model's reply was empty")
-            report = check(full) if check is not None else None
+            report = check(full, True) if check is not None else None
             if report is not None and not report.passed:
                 raise GuardFailed(report)
             verdict = accept(full) if accept is not None else None

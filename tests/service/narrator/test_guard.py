@@ -994,3 +994,63 @@ def test_a_pronoun_right_after_the_character_is_theirs_for_acts_of_will(
 ) -> None:
     expect = _expect("storyteller", "resisted", "loss", (1, 2), "Rosa")
     assert ("player_agency" in check_narration(text, expect).failed) is flagged
+
+
+# --- an outcome told through events alone (issue 15: the blind sets) ---------------------------
+# "On a miss, you fail, or a momentary success is undermined by a dire turn of events."
+# "On a strong hit, you are successful." Events alone decide only in a whole narration with
+# nothing of the other side in it.
+
+
+@pytest.mark.parametrize(
+    ("text", "expect", "flagged"),
+    [
+        ("You step over the gap and land softly. The guards never glance your way.", MISS, True),
+        ("You set your shoulder to the door. It grinds open without a sound.", MISS, True),
+        ("The shots go wide as you dive behind the cart.", MISS, True),
+        # the other side somewhere in it: a momentary success undone, or a blow that lands
+        ("You step over the gap and land softly, but the plank behind you cracks.", MISS, False),
+        ("The first arrow goes wide; the second takes you in the thigh.", MISS, False),
+        ("The door swings open and three armed guards are waiting.", MISS, False),
+        # a strong hit told as the character struck and driven back
+        ("He turns your cutlass aside and drives you back against the rail.", STRONG, True),
+        ("They see you clearly, and you have to double back into the alley.", STRONG, True),
+        # ... unless the narration tells the success too (the danger overcome)
+        (
+            "He turns your cutlass aside, but you manage to pin his arm and disarm him.",
+            STRONG,
+            False,
+        ),
+    ],
+)
+def test_an_outcome_told_through_events(text: str, expect: Expectation, flagged: bool) -> None:
+    assert ("outcome" in failed(text, expect)) is flagged
+
+
+def test_events_alone_are_read_only_in_the_whole_narration() -> None:
+    # while streaming, the turn for the worse may be the next sentence: never flag what is missing
+    prefix = "You step over the gap and land softly."
+    assert check_narration(prefix, MISS, complete=False).passed
+    assert not check_narration(prefix, MISS).passed
+    assert check_narration(prefix + " Then the plank behind you cracks.", MISS).passed
+
+
+def test_a_graze_deals_damage() -> None:
+    # Go Forth: "If you miss: You Graze, dealing your Effort modifier in damage"
+    graze = _expect("go_forth", "effort", "graze", (2, 9, 13))
+    assert "outcome" in failed("Your arrow flies past. It cackles, entirely unhurt.", graze)
+    assert "outcome" not in failed("Your arrow grazes its flank, and it howls.", graze)
+    report = check_narration("Your arrow grazes it. You are untouched by its claws.", graze)
+    assert "no damage" not in report.reason()  # the character untouched is another matter
+
+
+def test_a_tag_or_label_echoed_and_a_stat_named_as_the_roll() -> None:
+    assert "form" in failed("[OUTCOME: STRONG HIT, MATCH] Narration: You hold her gaze.", STRONG)
+    assert "form" in failed("Narration (2-3 sentences): You hold her gaze.", STRONG)
+    assert "form" not in failed("You hold her gaze; the outcome is yours to tell.", STRONG)
+    might = Expectation(
+        system="go_forth", outcome="success", polarity="success", numbers=frozenset(),
+        stat="guile", other_stats=frozenset({"might", "agility"}),
+    )  # fmt: skip
+    assert "names" in failed("Your Might check carries the day.", might)
+    assert "names" not in failed("You might check the door later.", might)

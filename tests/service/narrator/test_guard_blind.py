@@ -1,6 +1,8 @@
-"""The guard scored on a blind set (blind_narrations.yaml): written without reading the guard or
-the other sets, never tuned on. The floors are what it measured, not the target (>= 90% caught,
-<= 5% false alarms): a regression check and an honest figure, printed with the other sets."""
+"""The guard scored on two sets written blind (blind_narrations.yaml): by people who had read
+neither the guard nor the other sets. b2 (heldout_blind) was tuned on after it measured 19/27;
+b3 (heldout_blind3) measured 16/30 caught, 0/30 false alarms when it arrived, then was tuned on
+too. Neither is blind any more: the floors are regression checks at what each measures now, and
+the target (>= 90% caught, <= 5% false alarms) is the next blind set's to judge."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+import pytest
 import yaml
 from pydantic import BaseModel, ConfigDict
 
@@ -21,7 +24,7 @@ from service.narrator.guard import (
 from tests.service.narrator.test_guard_real_model import score
 
 DATA = Path(__file__).with_name("blind_narrations.yaml")
-CATCH_FLOOR = 0.70  # measured 19/27 when written; the target is 0.90
+CATCH_FLOOR = {"heldout_blind": 0.95, "heldout_blind3": 0.70}  # 27/27 and 22/30 now
 FALSE_ALARMS_AT_MOST = 0.05
 
 
@@ -60,7 +63,9 @@ class Blind(BaseModel):
             outcome=self.outcome,
             polarity=polarity_of(self.system, self.kind, self.outcome),
             match=self.match,
-            numbers=frozenset(abs(n) for n in self.numbers),
+            # expectation_from counts the changes' amounts among the engine's numbers too
+            numbers=frozenset(abs(n) for n in self.numbers)
+            | frozenset(abs(c.delta) for c in self.changes if c.delta is not None),
             character=self.character,
             changes=tuple(ChangeFact(target=c.target, delta=c.delta) for c in self.changes),
             move=move,
@@ -75,21 +80,26 @@ class Blind(BaseModel):
 
 
 @cache
-def blind() -> list[Blind]:
+def blind(split: str = "heldout_blind") -> list[Blind]:
     raw = yaml.safe_load(DATA.read_text(encoding="utf-8"))
-    return [Blind.model_validate(e) for e in raw["heldout_blind"]]
+    return [Blind.model_validate(e) for e in raw[split]]
 
 
-def test_the_blind_set_is_well_formed() -> None:
-    entries = blind()
+@pytest.mark.parametrize("split", sorted(CATCH_FLOOR))
+def test_the_blind_set_is_well_formed(split: str) -> None:
+    entries = blind(split)
     assert len({e.id for e in entries}) == len(entries) >= 50
     for e in entries:
         assert (e.check is None) == (e.label == "consistent"), e.id
         assert e.check is None or e.check in CHECKS, e.id
 
 
-def test_catch_rate_and_false_alarms_on_the_blind_set(guard_rates: dict[str, str]) -> None:
-    catch, false, line, missed = score("blind", blind())
-    guard_rates["blind"] = f"{line} [never tuned on]"
-    assert catch >= CATCH_FLOOR, (line, missed)
+@pytest.mark.parametrize("split", sorted(CATCH_FLOOR))
+def test_catch_rate_and_false_alarms_on_the_blind_sets(
+    split: str, guard_rates: dict[str, str]
+) -> None:
+    name = {"heldout_blind": "blind_b2", "heldout_blind3": "blind_b3"}[split]
+    catch, false, line, missed = score(name, blind(split))
+    guard_rates[name] = f"{line} [written blind, since tuned on]"
+    assert catch >= CATCH_FLOOR[split], (line, missed)
     assert false <= FALSE_ALARMS_AT_MOST, (line, missed)
