@@ -22,7 +22,8 @@ turn, and seconds per request.
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
-(the defaults here when unset).
+and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` (the defaults
+here when unset).
 """
 
 from __future__ import annotations
@@ -438,6 +439,8 @@ def main() -> None:
     os.environ.setdefault("FATEWEAVER_MODEL", "local")
     os.environ.setdefault("FATEWEAVER_MODEL_TIMEOUT", "120")
     os.environ.setdefault("FATEWEAVER_MODEL_MAX_TOKENS", "120")
+    # llama.cpp's server turns a schema beside json_object into a grammar (move ids, stats)
+    os.environ.setdefault("FATEWEAVER_MODEL_JSON_MODE", "json_object_schema")
     os.environ.setdefault("FATEWEAVER_NARRATOR", "model")
     os.environ.setdefault("FATEWEAVER_RATE_LIMIT", "")
     os.environ.setdefault("FATEWEAVER_LOG_LEVEL", "warning")

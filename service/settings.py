@@ -57,10 +57,12 @@ class Settings(BaseSettings):
     model_max_retries: int = Field(
         1, ge=0, le=5, description="retries of a model call that failed before any reply"
     )
-    model_json_mode: Literal["json_object", "none"] = Field(
+    model_json_mode: Literal["json_object", "json_object_schema", "none"] = Field(
         "json_object",
         description="how JSON is asked for: response_format json_object (dropped for the "
-        "process once a server refuses it), or only in the prompt",
+        "process once a server refuses it); json_object with a JSON schema beside it, which "
+        "llama.cpp's server turns into a grammar (move ids and stats as enums; dropped to "
+        "json_object once a server refuses it); or only in the prompt",
     )
     model_temperature: float | None = Field(0.7, ge=0, le=2)
     model_max_tokens: int = Field(400, ge=16, le=4096, description="longest reply asked for")

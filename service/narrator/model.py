@@ -52,7 +52,12 @@ class ChatModel(Protocol):
     name: str
 
     async def complete(
-        self, prompt: RenderedPrompt, calls: Calls, *, json_reply: bool = False
+        self,
+        prompt: RenderedPrompt,
+        calls: Calls,
+        *,
+        json_reply: bool = False,
+        schema: dict[str, Any] | None = None,
     ) -> str: ...
 
     def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]: ...
@@ -118,17 +123,27 @@ class OpenAICompatibleModel:
             # server (and others before it) ignores: a server of one's own gets max_tokens too
             extra_body=_own_server_limit(settings),
         )
-        self.json_mode = settings.model_json_mode == "json_object"
+        self.json_mode = settings.model_json_mode != "none"
+        self.json_schema = settings.model_json_mode == "json_object_schema"
 
     async def complete(
-        self, prompt: RenderedPrompt, calls: Calls, *, json_reply: bool = False
+        self,
+        prompt: RenderedPrompt,
+        calls: Calls,
+        *,
+        json_reply: bool = False,
+        schema: dict[str, Any] | None = None,
     ) -> str:
+        """The model's reply. ``json_reply`` asks for a JSON object; ``schema`` constrains it
+        where the server takes a schema beside json_object (llama.cpp's grammar)."""
         attempt = 0
         while True:
             use_format = json_reply and self.json_mode
-            chat: Any = (
-                self.chat.bind(response_format={"type": "json_object"}) if use_format else self.chat
-            )
+            with_schema = use_format and self.json_schema and schema is not None
+            response_format: dict[str, Any] = {"type": "json_object"}
+            if with_schema:
+                response_format["schema"] = schema
+            chat: Any = self.chat.bind(response_format=response_format) if use_format else self.chat
             calls.add("json" if json_reply else "complete")
             try:
                 async with asyncio.timeout(self.timeout):
@@ -140,6 +155,11 @@ class OpenAICompatibleModel:
             except ModelError:
                 raise
             except Exception as exc:
+                if with_schema and _refuses_response_format(exc):
+                    # A schema beside json_object is llama.cpp's; another server may refuse it
+                    log.warning("the model server refuses a schema in response_format; dropped")
+                    self.json_schema = False
+                    continue
                 if use_format and _refuses_response_format(exc):
                     # The server refuses response_format (llama.cpp refuses json_schema; some
                     # refuse json_object): ask for JSON in the prompt only, from now on.

@@ -232,6 +232,22 @@ def _moves_block(system: GameSystem, words: str) -> str:
     return "kind: move (params: move, stat)\n" + "\n".join(lines)
 
 
+def proposal_schema(system: GameSystem) -> dict[str, Any]:
+    """The reply's JSON schema, move ids, roll kinds and stats as enums: where the server turns
+    it into a grammar (llama.cpp), a small model cannot name a move or stat the system lacks."""
+    params: dict[str, Any] = {"type": "object"}
+    if system.stats:
+        params["properties"] = {"stat": {"enum": list(system.stats)}}
+    properties: dict[str, Any] = {
+        "kind": {"enum": list(system.roll_kinds)},
+        "params": params,
+        "why": {"type": "string"},
+    }
+    if system.moves:
+        properties["move"] = {"enum": [m.id for m in system.moves] + [None]}
+    return {"type": "object", "properties": properties, "required": ["kind", "params", "why"]}
+
+
 TRIAL_SEED = 0  # any seed: a trial resolution is thrown away
 
 
@@ -302,7 +318,7 @@ async def propose(
         words=facts.delimit(words),
     )
     try:
-        reply = await model.complete(prompt, calls, json_reply=True)
+        reply = await model.complete(prompt, calls, json_reply=True, schema=proposal_schema(system))
         return check_proposal(system, state, parse_json_object(reply))
     except ModelError as exc:
         reason = exc.reason

@@ -438,7 +438,9 @@ class StreamingModel:
     def __init__(self, *replies: list[str] | Exception) -> None:
         self.replies = list(replies)
 
-    async def complete(self, prompt: Any, calls: Any, *, json_reply: bool = False) -> str:
+    async def complete(
+        self, prompt: Any, calls: Any, *, json_reply: bool = False, schema: Any = None
+    ) -> str:
         raise ModelError("no completions here")
 
     async def stream(self, prompt: Any, calls: Any) -> AsyncIterator[str]:

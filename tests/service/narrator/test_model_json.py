@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+import httpx
 import pytest
+import respx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.narrator.model import parse_json_object
+from prompts import RenderedPrompt
+from rules.registry import get_system
+from service.narrator.model import Calls, OpenAICompatibleModel, parse_json_object
+from service.sessions.propose import proposal_schema
+from service.settings import Settings
+from tests.service.narrator.mock_model import BASE_URL, CHAT_URL, completion, sent
 
 PROPOSAL = {"kind": "action", "params": {"stat": "edge", "stat_value": 2}, "dice": [5, 3, 8]}
 
@@ -38,3 +46,54 @@ def test_no_object_is_an_error(reply: str) -> None:
 )
 def test_an_object_amid_prose_round_trips(value: dict[str, object], prose: str) -> None:
     assert parse_json_object(f"{prose}{json.dumps(value)}{prose}") == value
+
+
+# --- a schema beside json_object (issue 15): move ids and stats as enums ----------------------
+# "Where the server honours {"type": "json_object", "schema": …} (llama.cpp does; it refuses
+# json_schema), constrain move ids and stats with an enum."
+
+
+def _model(mode: str) -> OpenAICompatibleModel:
+    settings = Settings(
+        model="gpt-test", openai_base_url=BASE_URL, openai_api_key="sk-test",
+        model_json_mode=mode, model_max_retries=0,
+    )  # fmt: skip
+    return OpenAICompatibleModel(settings)
+
+
+PROMPT = RenderedPrompt(system="Reply with JSON.", user="I dodge the falling mast")
+
+
+def test_the_proposal_schema_enumerates_the_systems_moves_kinds_and_stats() -> None:
+    isles = proposal_schema(get_system("sundered_isles"))["properties"]
+    assert "face_danger" in isles["move"]["enum"] and None in isles["move"]["enum"]
+    assert isles["params"]["properties"]["stat"]["enum"] == list(get_system("sundered_isles").stats)
+    assert "move" not in proposal_schema(get_system("go_forth"))["properties"]  # no moves
+
+
+@respx.mock
+def test_the_schema_is_sent_beside_json_object_and_dropped_when_refused() -> None:
+    route = respx.post(CHAT_URL)
+    schema = proposal_schema(get_system("sundered_isles"))
+    refused = httpx.Response(
+        400, json={"error": {"message": "response_format: unknown field schema"}}
+    )
+    route.side_effect = [refused, completion("{}"), completion("{}")]
+    model = _model("json_object_schema")
+    asyncio.run(model.complete(PROMPT, Calls(), json_reply=True, schema=schema))
+    assert sent(route.calls[0].request)["response_format"] == {
+        "type": "json_object",
+        "schema": schema,
+    }
+    # refused: json_object alone, at once and from then on
+    assert sent(route.calls[1].request)["response_format"] == {"type": "json_object"}
+    asyncio.run(model.complete(PROMPT, Calls(), json_reply=True, schema=schema))
+    assert sent(route.calls[2].request)["response_format"] == {"type": "json_object"}
+
+
+@respx.mock
+def test_without_the_setting_no_schema_is_sent() -> None:
+    route = respx.post(CHAT_URL).mock(return_value=completion("{}"))
+    schema = proposal_schema(get_system("sundered_isles"))
+    asyncio.run(_model("json_object").complete(PROMPT, Calls(), json_reply=True, schema=schema))
+    assert sent(route.calls[0].request)["response_format"] == {"type": "json_object"}

@@ -26,7 +26,12 @@ class FakeModel:
         self.closed_early = False
 
     async def complete(
-        self, prompt: RenderedPrompt, calls: Calls, *, json_reply: bool = False
+        self,
+        prompt: RenderedPrompt,
+        calls: Calls,
+        *,
+        json_reply: bool = False,
+        schema: dict[str, object] | None = None,
     ) -> str:
         pieces = await self._next(calls)
         return "".join(pieces)
