@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: install run test lint check bench eval-retrieval bench-retrieval bench-narrator bench-sessions bench-load bench-real-model
+.PHONY: install run test lint check bench eval-retrieval bench-retrieval bench-narrator bench-sessions bench-load bench-real-model bench-rules-coverage
 
 install: $(VENV)/.installed
 
@@ -55,3 +55,6 @@ bench-load: install
 # every raw reply and what reached the player in build/real_model-*.jsonl. Not in CI (slow).
 bench-real-model: install
 	$(BIN)/python bench/real_model.py $(ARGS)
+
+bench-rules-coverage: install
+	$(BIN)/python bench/rules_coverage.py

@@ -433,6 +433,13 @@ class Library:
             best.setdefault(vid.partition("#")[0], 1.0 - distance)  # nearest window first
         return dict(list(best.items())[:DEPTH])
 
+    def similarity(self, query: str, system: str | None = None) -> float:
+        """The query's best cosine similarity to any passage (of ``system``): how near in
+        meaning the texts come to it at all (the rules chat's "not in these rules")."""
+        self.refresh()
+        scores = self.vector_scores(query, self._check(query, system, 1))
+        return max(scores.values(), default=0.0)
+
     def vector_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
         return [i for i, _ in _best(self.vector_scores(query, systems))]
 

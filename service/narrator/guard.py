@@ -1457,6 +1457,9 @@ _DECIDE = (
 _FORCED = (
     r"(?:feel|feels|felt) (?:\w+ )?(?:compelled|forced|obliged|obligated|driven|bound|"
     r"duty-bound|pressured)|(?:have|has|had) no choice but|"
+    r"(?:realise|realize|realises|realizes|realised|realized|understand|understands|"
+    r"understood) (?:that )?(?:you|he|she) (?:need|needs|needed|must|have to|has to|had to|"
+    r"should) (?:to )?(?:take|act|do|go|stop|find|get|make|leave|return|confront)\b|"
     r"(?:are|is|were|was) (?:compelled|forced) to|(?:can't|cannot|couldn't) resist (?:the )?"
     r"(?:urge|temptation|impulse|pull)|find (?:yourself|himself|herself) (?:agreeing|"
     r"nodding|saying|accepting|deciding|choosing|promising|obeying|kneeling|surrendering|"
@@ -2030,8 +2033,10 @@ _SCAFFOLD = re.compile(
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
     # "Narration (2-3 sentences):")
     r"\[\s*(?:outcome|result|narration|answer|band|roll|engine|oracle)\b[^\]\n]{0,60}\]|"
-    r"(?:^|(?<=[\]\n]))\s*(?:narration|narrative|outcome|response|output|story)"
-    r"(?:\s*\([^)\n]{0,40}\))?\s*:",
+    r"(?:^|(?<=[\]\n]))\s*(?:narration|narrative|outcome|response|output|story|roll|match|"
+    r"state changes|answer|odds asked)(?:\s*\([^)\n]{0,40}\))?\s*:|"
+    # the facts' own labels (facts.resolution_brief), echoed mid-line
+    r"\bthe rule's words for this outcome\b",
     re.I,
 )
 

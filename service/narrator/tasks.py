@@ -321,7 +321,13 @@ async def prepare_ask(req: AskRequest, model: ChatModel | None, library: Library
     # The engine's ruling or the move outcome the question asks for goes first (knowledge.py).
     known = knowledge.knowledge_passages(system_id, question, passages)
     passages = [*known, *(p for p in passages if p.id not in {k.id for k in known})][:5]
-    if passages and not knowledge.covers(query, passages, library.word_weight, system_id):
+    similarity = None
+    if passages and library.embedder_id in knowledge.SIMILARITY_FLOOR:
+        similarity = await asyncio.to_thread(library.similarity, query, req.system)
+    if passages and not knowledge.covers(
+        query, passages, library.word_weight, system_id,
+        similarity=similarity, embedder=library.embedder_id,
+    ):  # fmt: skip
         return _not_in_these_rules(req, passages, calls)
     system = get_system(system_id) if system_id and system_id != "all" else None
     worked = WorkedExample(status="none")

@@ -1,0 +1,72 @@
+"""Whether the rules chat says "not in these rules" for exactly the questions the texts do not
+answer: each question's lexical coverage (knowledge.coverage) and best similarity to a passage
+(Library.similarity), over the index the service builds (MiniLM by default), for the covered
+questions (the public, dev and held-out retrieval sets) and the uncovered ones
+(tests/service/narrator/rules_chat_questions.yaml), with what the thresholds in
+service/narrator/knowledge.py refuse. Run: ``make bench-rules-coverage`` (builds the index in
+``FATEWEAVER_DATA_DIR`` the first time: a few minutes on a CPU).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+from service.narrator import knowledge
+from service.retrieval import build_library
+from service.settings import get_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+COVERED = (
+    ROOT / "vectorstore" / "eval" / "rules_questions.json",
+    ROOT / "tests" / "vectorstore" / "dev_questions.json",
+    ROOT / "tests" / "vectorstore" / "heldout_questions.json",
+)
+UNCOVERED = ROOT / "tests" / "service" / "narrator" / "rules_chat_questions.yaml"
+
+
+def main() -> int:
+    library = build_library(get_settings())
+    questions = [
+        ("covered", q.get("system"), q["q"]) for f in COVERED for q in json.loads(f.read_text())
+    ]
+    chat = yaml.safe_load(UNCOVERED.read_text(encoding="utf-8"))
+    for split in ("uncovered", "uncovered_heldout"):
+        questions += [(split, q.get("system"), q["q"]) for q in chat[split]]
+    floor = knowledge.SIMILARITY_FLOOR.get(library.embedder_id)
+    rows = []
+    for split, system, q in questions:
+        found = library.search(q, system=system, k=4)
+        known = knowledge.knowledge_passages(system, q, found)
+        passages = [*known, *(p for p in found if p.id not in {k.id for k in known})][:5]
+        cov = knowledge.coverage(q, passages, library.word_weight, system)
+        sim = library.similarity(q, system)
+        refused = not knowledge.covers(
+            q, passages, library.word_weight, system, similarity=sim, embedder=library.embedder_id
+        )
+        rows.append((split, q, cov, sim, refused))
+    out = sys.stdout
+    out.write(f"embeddings {library.embedder_id}; coverage threshold "
+              f"{knowledge.COVERAGE_THRESHOLD}, similarity floor {floor}\n")  # fmt: skip
+    for split in ("covered", "uncovered", "uncovered_heldout"):
+        mine = [r for r in rows if r[0] == split]
+        refused = sum(r[4] for r in mine)
+        lowest = min(r[3] for r in mine)
+        out.write(f"{split:>17}: {len(mine)} questions, refused {refused}, "
+                  f"lowest similarity {lowest:.3f}, lowest coverage {min(r[2] for r in mine):.2f}\n")  # fmt: skip
+    out.write("answered although uncovered:\n")
+    for split, q, cov, sim, refused in rows:
+        if split != "covered" and not refused:
+            out.write(f"  {q} (coverage {cov:.2f}, similarity {sim:.3f})\n")
+    out.write("refused although covered:\n")
+    for split, q, cov, sim, refused in rows:
+        if split == "covered" and refused:
+            out.write(f"  {q} (coverage {cov:.2f}, similarity {sim:.3f})\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
