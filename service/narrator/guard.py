@@ -215,6 +215,11 @@ class Expectation(_Frozen):
         default_factory=frozenset,
         description="every number the engine produced or the caller gave (signs ignored)",
     )
+    rolled: frozenset[int] = Field(
+        default_factory=frozenset,
+        description="the dice and the scores rolled: a number told as the roll ('your roll of "
+        "1') must be one of them (empty: not known, not checked)",
+    )
     character: str | None = Field(None, description="the player's character's name, if known")
     changes: tuple[ChangeFact, ...] | None = Field(
         None,
@@ -343,6 +348,7 @@ def expectation_from(
         polarity=polarity,
         match=resolution.match,
         numbers=frozenset(abs(n) for n in found),
+        rolled=frozenset(d.value for d in resolution.dice) | frozenset(_ints(resolution.scores)),
         character=character,
         changes=tuple(
             ChangeFact(target=c.target, delta=c.delta, set_to=c.set_to) for c in resolution.changes
@@ -980,7 +986,9 @@ _SETBACK = (
     rf"\b{_PC}\b[^.;:!?]*?,? (?<!a moment )too late\b",
 )
 _COST = (
-    r"\bnot without (?:a |some )?(?:cost|price|consequences?)\b",
+    r"\bnot without (?:a |some |its )?(?:cost|price|consequences?|trouble|difficulty|"
+    r"complications?|risk|a hitch)\b",
+    r"\b(?:a|one|some) (?:fitting |small |hidden |heavy )?cost\b(?! (?:of|to) (?:them|him|her))",
     r"\bat a (?:\w+ )?(?:cost|price)\b",
     rf"\b(?:{_PC}|but you) (?:must )?(?:pay|pays|paid) (?:a|the|dearly)\b",
     r"\bpay the price\b",
@@ -1123,9 +1131,30 @@ _IRONSWORN = frozenset({"sundered_isles", "elegy"})
 _BANDS_NAMED = frozenset({"strong_hit", "weak_hit", "miss"})
 
 
+# Another system's bands told as this roll's: "a strong hit occurs" on a Storyteller success, "3
+# damage as a Graze" on a Go Forth hit ("If you miss: You Graze"; a hit is no graze).
+_FOREIGN_BAND = re.compile(r"\b(?:a|an|the|your) (?:strong|weak) hit\b|\bstrong hit\b(?=\s*[.!:—])")
+_GRAZE_TOLD = re.compile(r"\b(?:as|is|was|for|a|an|the|your) graze\b|\byou graze\b")
+
+
 def _band_mentions(expect: Expectation, sentences: list[str]) -> list[str]:
     """Ironsworn-family band names that are not the outcome ("you score a strong hit" on a miss);
-    a rule's own conditional wording ("on a strong hit", "resolve it as a strong hit") is not."""
+    a rule's own conditional wording ("on a strong hit", "resolve it as a strong hit") is not.
+    Elsewhere, the Ironsworn bands themselves, and a graze told on a Go Forth hit."""
+    if expect.system not in _IRONSWORN and expect.polarity in ("success", "mixed", "failure"):
+        found = [
+            _excerpt(sentence, m.start(), m.end())
+            for sentence in sentences
+            for m in _FOREIGN_BAND.finditer(sentence)
+            if not re.search(r"\b(?:on|if|with)\s+$", sentence[: m.start()])
+        ]
+        if expect.system == "go_forth" and expect.outcome == "hit":
+            found += [
+                _excerpt(sentence, m.start(), m.end())
+                for sentence in sentences
+                for m in _GRAZE_TOLD.finditer(sentence)
+            ]
+        return found
     if expect.system not in _IRONSWORN or expect.outcome not in _BANDS_NAMED:
         return []
     found = []
@@ -1416,10 +1445,21 @@ def _check_numbers(text: str, expect: Expectation) -> GuardCheck:
         ):
             continue  # a year, "3 guards", "Room 4", "a fine of +10 gold": prose
         bad.append(_excerpt(text, m.start(), m.end()))
+    if expect.rolled:
+        # "your roll of `1` fails" on a d20 that showed 17: a number of the record, not the roll
+        for m in _ROLL_OF.finditer(low):
+            if value(m.group("n") or m.group("m")) not in expect.rolled:
+                bad.append(_excerpt(text, m.start(), m.end()))
     if bad:
         reason = f"numbers the engine did not produce: {_quote_words(bad)}"
         return GuardCheck(id="numbers", passed=False, reason=reason)
     return GuardCheck(id="numbers", passed=True)
+
+
+_ROLL_OF = re.compile(
+    r"\b(?:your|the|a|his|her) (?:\w+ )?roll (?:of|was|is|shows?|showed|comes? up|came up) "
+    r"(?:an? )?[`'\"]?(?P<n>\d+)\b|\byou (?:rolled|roll) (?:an? )?[`'\"]?(?P<m>\d+)\b"
+)
 
 
 # --- player agency -----------------------------------------------------------------------------
@@ -2041,8 +2081,26 @@ _SCAFFOLD = re.compile(
 )
 
 
+# The narration prompt's own examples (prompts/narration.yaml, a wet cliff climbed) copied into a
+# narration about something else: "As you tear the iron gate off its hinges, your fingers find
+# the cracks and the cliff gives you the top." (a real model, issue 15). Kept in step with the
+# prompt by a test.
+PROMPT_EXAMPLES = (
+    "the cliff gives you the top",
+    "the rope you left below slides into the surf",
+    "the rock crumbles under your hand",
+    "the tide surges in below you",
+)
+_EXAMPLE_ECHO = re.compile(
+    r"\bcliff (?:gives|gave) you the top\b|\brope you left below (?:slides|slid)\b|"
+    r"\brock (?:crumbles|crumbled) under your hand\b|\btide (?:surges|surged) in below you\b",
+    re.I,
+)
+
+
 def _check_form(text: str) -> GuardCheck:
     found = [m.group() for m in _SCAFFOLD.finditer(text)]
+    found += [m.group() for m in _EXAMPLE_ECHO.finditer(text)]
     if found:
         reason = f"the prompt's own words or tags in the narration: {_quote_words(found)}"
         return GuardCheck(id="form", passed=False, reason=reason)

@@ -1054,3 +1054,56 @@ def test_a_tag_or_label_echoed_and_a_stat_named_as_the_roll() -> None:
     )  # fmt: skip
     assert "names" in failed("Your Might check carries the day.", might)
     assert "names" not in failed("You might check the door later.", might)
+
+
+# --- a real model's habits (issue 15, the third real run) --------------------------------------
+
+
+def test_the_facts_labels_and_the_prompts_examples_echoed_are_not_narration() -> None:
+    echoed = (
+        "You succeed with a strong hit.\nMatch: a match: the challenge dice match\n"
+        'The rule\'s words for this outcome: "On a hit, you succeed."'
+    )
+    assert "form" in failed(echoed, STRONG)
+    copied = "As you tear the gate off its hinges, your fingers find the cracks and the cliff gives you the top."
+    assert "form" in failed(copied, STRONG)
+    assert "form" not in failed("The gate tears off its hinges; the match is yours.", STRONG)
+
+
+def test_the_examples_the_guard_knows_are_the_prompts() -> None:
+    from service.narrator.guard import PROMPT_EXAMPLES
+
+    prompt = (Path(__file__).parents[3] / "prompts" / "narration.yaml").read_text().lower()
+    assert all(example in prompt for example in PROMPT_EXAMPLES)
+
+
+def test_a_strong_hit_told_with_a_cost() -> None:
+    # Elegy: a strong hit is success; "not without trouble ... one fitting cost" is a weak hit's
+    strong = _expect("elegy", "action", "strong_hit", (1, 2, 3))
+    told = "You succeed, but not without trouble. Gain +1 focus, select one fitting benefit and one fitting cost."
+    assert "outcome" in failed(told, strong)
+
+
+def test_another_systems_bands_and_a_graze_on_a_hit() -> None:
+    # Go Forth: "If you miss: You Graze, dealing your Effort modifier in damage" -- a hit is none
+    hit = _expect("go_forth", "effort", "hit", (3, 8, 13, 17))
+    assert "outcome" in failed("You strike the bandit, dealing 3 damage as a Graze.", hit)
+    success = _expect("storyteller", "simple", "success", (2,))
+    assert "outcome" in failed("As you shadow the ghoul, a strong hit occurs.", success)
+    assert "outcome" not in failed("You shadow the ghoul through the market unseen.", success)
+
+
+def test_a_number_told_as_the_roll_is_the_roll() -> None:
+    failure = _expect("roll_under", "save", "failure", (1, 9, 17))
+    rolled = failure.model_copy(update={"rolled": frozenset({17})})
+    told = "As you hold the door, your roll of `1` fails."
+    assert "numbers" not in failed(told, failure)  # the roll not known: any number of the record
+    assert "numbers" in failed(told, rolled)
+    assert "numbers" not in failed("Your roll of 17 fails.", rolled)
+
+
+def test_a_conclusion_drawn_for_the_character() -> None:
+    told = (
+        "Envisioning this revelation, you realized that you needed to take action to stop the gang."
+    )
+    assert "player_agency" in failed(told, STRONG)
