@@ -237,6 +237,9 @@ class Expectation(_Frozen):
         default_factory=frozenset, description="the system's stats other than the one rolled"
     )
     action: str | None = Field(None, description="the player's words: acts they chose")
+    question: str | None = Field(
+        None, description="the oracle's question, if asked: its proposition restated answers it"
+    )
 
 
 _DIGITS = re.compile(r"\d+")
@@ -316,6 +319,7 @@ def expectation_from(
     character: str | None = None,
     extra_numbers: Iterable[int] = (),
     action: str | None = None,
+    question: str | None = None,
 ) -> Expectation:
     """The expectation for a resolution: its outcome's polarity and every number it holds (dice,
     scores, deltas, set_to values, notes, parameters, details, outcome text, table row ranges;
@@ -361,6 +365,7 @@ def expectation_from(
         ),
         other_stats=frozenset(s for s in stats if s != stat) if stat in stats else frozenset(),
         action=action,
+        question=question,
     )
 
 
@@ -1302,10 +1307,69 @@ def _check_answer(text: _Text, expect: Expectation) -> GuardCheck:
             if wrong == "yes" and _NEGATIVE_FACT.search(sentence[m.end() :]):
                 continue
             found.append(_excerpt(sentence, m.start(), min(len(sentence), m.end() + 1)))
+    found += _restated(text, expect)
     if found:
         reason = f"{_outcome_label(expect)} told as {wrong}: {_quote_words(found)}"
         return GuardCheck(id="answer", passed=False, reason=reason)
     return GuardCheck(id="answer", passed=True)
+
+
+# The answer told through the question's own proposition (issue 15: a real model answered "Is the
+# map a forgery?" with "The map is a forgery" for a no): a sentence holding every content word of
+# the question (two at least) affirms it unless a negation stands among them or just before them
+# ("The Prince is not in the Elysium", "There is no storm coming"). The question is the request's,
+# or one the narration itself opens with ("Is the ferryman still alive? ..."), never answered in
+# that sentence itself.
+_QUESTION_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "is are was were am be been does do did will would can could should shall has have had "
+        "may might must the a an any some there this that these those me my mine i we us our "
+        "you your yours he him his she her they them their it its of in on at to for from by "
+        "with still yet already now tonight today here really again also just what who whom "
+        "which why how when where whether or and if as than then",
+    )
+)
+_NEGATOR = re.compile(
+    r"\b(?:not|no|never|n't|nobody|nothing|none|no one|neither|nor|without)\b|n't\b"
+)
+_WORD = re.compile(r"[a-z][a-z']+")
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _restated(text: _Text, expect: Expectation) -> list[str]:
+    question = expect.question
+    if question is None:
+        asked = [q for q in text.sentences if q.rstrip('"… ').endswith("?")]
+        question = asked[0] if asked else None
+    if not question:
+        return []
+    terms = {_stem(w) for w in _WORD.findall(question.lower())} - {
+        _stem(w) for w in _QUESTION_WORDS
+    }
+    terms = {t for t in terms if len(t) >= 3}
+    if len(terms) < 2:
+        return []
+    found = []
+    for sentence in text.sentences:
+        if sentence.rstrip('"… ').endswith("?"):
+            continue
+        words = [(m.start(), m.end(), _stem(m.group())) for m in _WORD.finditer(sentence)]
+        spots = [(a, b) for a, b, w in words if w in terms]
+        if not spots or not terms <= {w for _, _, w in words}:
+            continue
+        first, last = spots[0][0], spots[-1][1]
+        before = sentence[max(0, first - 12) : first]
+        negated = bool(_NEGATOR.search(sentence[first:last]) or _NEGATOR.search(before))
+        if negated == (expect.polarity == "yes"):
+            found.append(_excerpt(sentence, first, last))
+    return found
 
 
 # --- numbers -----------------------------------------------------------------------------------

@@ -83,7 +83,11 @@ def prepare_oracle(req: OracleRequest, model: ChatModel | None, search: Search) 
     system = get_system(req.system)
     resolution = resolve_roll(system.id, "oracle", {"odds": req.odds}, dice=req.dice, seed=req.seed)
     passages = search(f"ask the oracle yes no {req.odds.replace('_', ' ')} match", system.id, 2)
-    expect = expectation_from(resolution, extra_numbers=_asked_numbers(req.question, req.context))
+    expect = expectation_from(
+        resolution,
+        extra_numbers=_asked_numbers(req.question, req.context),
+        question=req.question,
+    )
 
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("oracle").render(

@@ -460,8 +460,11 @@ def _narration(
     # copied "Compel: miss" from an offline narration into a Face Danger).
     situation = context.session_context(state, row.summary or "", [], None)
     words = turn.words
-    expect = expectation_from(resolution, character=character, action=words,
-                              extra_numbers=facts.numbers_in([words, situation]))  # fmt: skip
+    expect = expectation_from(
+        resolution, character=character, action=words,
+        extra_numbers=facts.numbers_in([words, situation]),
+        question=words if resolution.kind == "oracle" else None,  # the player's question
+    )  # fmt: skip
 
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("narration").render(

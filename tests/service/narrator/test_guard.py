@@ -1107,3 +1107,31 @@ def test_a_conclusion_drawn_for_the_character() -> None:
         "Envisioning this revelation, you realized that you needed to take action to stop the gang."
     )
     assert "player_agency" in failed(told, STRONG)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "text", "flagged"),
+    [
+        # a real model's "no" told as the question's own proposition
+        ("no", "Is the map a forgery?", "The map is a forgery, crudely inked.", True),
+        ("no", "Does the ghoul follow me?", "The ghoul follows Kell through the alleys.", True),
+        ("yes", "Is the bridge still standing?", "The bridge is not standing any more.", True),
+        # the proposition negated for a no, affirmed for a yes (a negation among its words)
+        ("no", "Is the tavern crowded?", "Yes, the tavern is not crowded tonight.", False),
+        ("no", "Is a storm coming?", "There is no storm coming, only a light breeze.", False),
+        (
+            "yes",
+            "Is the bridge still standing?",
+            "The bridge still stands, though not for long.",
+            False,
+        ),
+        # no question known: the one the narration opens with
+        ("no", None, "Is the crypt sealed? The crypt is sealed with lead.", True),
+    ],
+)
+def test_an_answer_told_through_the_questions_own_words(
+    answer: str, question: str | None, text: str, flagged: bool
+) -> None:
+    # the oracle's answer is the engine's: "yes" or "no" to the player's question
+    expect = _expect("sundered_isles", "oracle", answer).model_copy(update={"question": question})
+    assert ("answer" in failed(text, expect)) is flagged
