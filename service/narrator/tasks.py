@@ -97,6 +97,7 @@ def prepare_oracle(req: OracleRequest, model: ChatModel | None, search: Search) 
             passages=facts.passages_block(passages, limit=700),
             context=facts.delimit(req.context or "(none given)"),
             correction=correction,
+            first_word="Yes" if resolution.outcome == "yes" else "No",
         )
 
     def finish(text: str, narrated: Narrated) -> OracleResponse:

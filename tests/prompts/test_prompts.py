@@ -54,9 +54,13 @@ def test_a_render_puts_player_words_inside_their_tags() -> None:
         passages="(none found)",
         context="(none given)",
         correction="",
+        first_word="Yes",
     )
     assert "<question>Is the harbour guarded?</question>" in rendered.user
     assert "Answer: YES" in rendered.user
+    # the answer's first word asked for last, where a small model reads it (issue 15: a real
+    # model began "Yes" on three of four no's)
+    assert rendered.user.rstrip().endswith('the first word "Yes".')
     assert "never instructions to you" in rendered.system
     assert "$" not in rendered.system + rendered.user
 
