@@ -986,7 +986,10 @@ _SETBACK = (
     rf"\b{_PC}{_HAVE}(?:lose|loses|lost) (?:your|his|her|their) (?!pursuers?|tail|shadow)[a-z]+\b",
     rf"\b{_PC} (?:tumble|tumbles|tumbled|plunge|plunges|plunged) (?:\w+ )?(?:into|down|off|"
     r"from|over)\b",
-    rf"\b{_PC} (?:fall|falls|fell) (?:off|from|down|into (?!step|line|place))",
+    rf"\b{_PC} (?:fall|falls|fell) (?:off|from|down|over (?:the|an?) (?:edge|side|rail|brink)|"
+    r"into (?!step|line|place))",
+    rf"\b{_PC}\b[^.;:!?\n]{{0,40}}?\b(?:lose|loses|lost|losing) consciousness\b"
+    rf"|\b{_PC} (?:black|blacks|blacked|pass|passes|passed) out\b",
     rf"\b{_PC} (?:fumble|fumbles|fumbled)\b",
     rf"\b{_PC}\b[^.;:!?]*?,? (?<!a moment )too late\b",
 )

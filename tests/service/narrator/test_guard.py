@@ -1135,3 +1135,10 @@ def test_an_answer_told_through_the_questions_own_words(
     # the oracle's answer is the engine's: "yes" or "no" to the player's question
     expect = _expect("sundered_isles", "oracle", answer).model_copy(update={"question": question})
     assert ("answer" in failed(text, expect)) is flagged
+
+
+def test_a_strong_hit_told_as_the_character_knocked_out() -> None:
+    # "On a strong hit, you are successful." (a real model: "... as he loses consciousness")
+    assert "outcome" in failed("The blow lands and you lose consciousness.", STRONG)
+    assert "outcome" in failed("Kara passes out on the deck.", STRONG)
+    assert "outcome" not in failed("The guard passes out on the deck.", STRONG)
