@@ -1596,7 +1596,14 @@ _WILLS = (
     r"(?:retreat|retreats|retreated|flee|flees|fled|withdraw|withdraws|withdrew|back away|"
     r"backs away|backed away|turn and run|turns and runs|run away|runs away|ran away|"
     r"(?:set|sets) (?:a |your |his |her |their )?(?:new )?(?:goal|course|vow|plan)|"
-    r"swear|swears|swore|vow|vows|vowed|resolve to|resolves to|make up (?:your|his|her) mind)\b)"
+    r"swear|swears|swore|vow|vows|vowed|resolve to|resolves to|make up (?:your|his|her) mind|"
+    # going on past the attempt: "Ash takes a deep breath and moves forward into the chamber",
+    # "you ... proceeded with your investigation further" (a real model, issue 15)
+    # ("you press on" is Endure Harm's and Endure Stress's own words, not an act of will)
+    r"(?:move|moves|moved) (?:forward|on|ahead|onward|deeper)|proceed|proceeds|proceeded|"
+    r"(?:set|sets) off|(?:head|heads|headed) (?:off|inside|deeper|"
+    r"onward)|(?:continue|continues|continued) (?:your|his|her|their) (?:search|journey|"
+    r"investigation|way|climb|work)|(?:take|takes|took) a deep breath)\b)"
 )
 _CAUSES = (
     r"\b(?:cause|causes|caused|causing|make|makes|made|making|force|forces|forced|forcing|"

@@ -1142,3 +1142,15 @@ def test_a_strong_hit_told_as_the_character_knocked_out() -> None:
     assert "outcome" in failed("The blow lands and you lose consciousness.", STRONG)
     assert "outcome" in failed("Kara passes out on the deck.", STRONG)
     assert "outcome" not in failed("The guard passes out on the deck.", STRONG)
+
+
+def test_the_character_sent_on_past_the_attempt() -> None:
+    # "Never make 'you' ... act beyond the attempt" (the narration prompt): a real model's
+    # "Ash takes a deep breath and moves forward into the chamber" for "I force the stone door"
+    door = _expect("go_forth", "check", "success", (12,), "Ash").model_copy(
+        update={"action": "I force the shrine's stone door"}
+    )
+    told = "The door creaks open. Ash takes a deep breath and moves forward into the chamber."
+    assert "player_agency" in failed(told, door)
+    onward = door.model_copy(update={"action": "I force the door and move forward"})
+    assert "player_agency" not in failed("The door gives and you move forward.", onward)
