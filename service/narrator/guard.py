@@ -1258,6 +1258,8 @@ def _check_outcome(
                   *live(lex.event_harm)]  # fmt: skip
         if complete and not successes and not turned and not _has_a_turn(text):
             report("success (through events)", live(lex.event_success))
+    if echoed := _example_of_another_band(text.joined, expect):
+        report("another band (the prompt's example of it)", echoed)
     if expect.outcome == "graze" and (untouched := _untouched(text)):
         report("no damage (a graze deals its Effort in damage)", untouched)
     if bands := _band_mentions(expect, text.sentences):
@@ -2165,16 +2167,31 @@ PROMPT_EXAMPLES = (
     "the rock crumbles under your hand",
     "the tide surges in below you",
 )
-_EXAMPLE_ECHO = re.compile(
-    r"\bcliff (?:gives|gave) you the top\b|\brope you left below (?:slides|slid)\b|"
-    r"\brock (?:crumbles|crumbled) under your hand\b|\btide (?:surges|surged) in below you\b",
-    re.I,
-)
+# Each example is its band's: copied into a narration of another band it tells that band (a
+# success told with the miss's "the tide surges in below you"); of its own band it is let be.
+_EXAMPLE_ECHO: dict[Polarity, re.Pattern[str]] = {
+    "success": re.compile(r"\bcliff (?:gives|gave) you the top\b", re.I),
+    "mixed": re.compile(r"\brope you left below (?:slides|slid)\b", re.I),
+    "failure": re.compile(
+        r"\brock (?:crumbles|crumbled) under your hand\b|\btide (?:surges|surged) in below you\b",
+        re.I,
+    ),
+}
+
+
+def _example_of_another_band(text: str, expect: Expectation) -> list[str]:
+    if expect.polarity not in _EXAMPLE_ECHO:
+        return []
+    return [
+        m.group()
+        for band, pattern in _EXAMPLE_ECHO.items()
+        if band != expect.polarity
+        for m in pattern.finditer(text)
+    ]
 
 
 def _check_form(text: str) -> GuardCheck:
     found = [m.group() for m in _SCAFFOLD.finditer(text)]
-    found += [m.group() for m in _EXAMPLE_ECHO.finditer(text)]
     if found:
         reason = f"the prompt's own words or tags in the narration: {_quote_words(found)}"
         return GuardCheck(id="form", passed=False, reason=reason)

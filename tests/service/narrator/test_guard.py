@@ -1065,8 +1065,11 @@ def test_the_facts_labels_and_the_prompts_examples_echoed_are_not_narration() ->
         'The rule\'s words for this outcome: "On a hit, you succeed."'
     )
     assert "form" in failed(echoed, STRONG)
-    copied = "As you tear the gate off its hinges, your fingers find the cracks and the cliff gives you the top."
-    assert "form" in failed(copied, STRONG)
+    # the prompt's example of another band copied in tells that band; of its own band, let be
+    copied = "As you tear the gate off its hinges, the rock crumbles under your hand."
+    assert "outcome" in failed(copied, STRONG)
+    own = "You tear the gate off its hinges; your fingers find the cracks and the cliff gives you the top."
+    assert failed(own, STRONG) == []
     assert "form" not in failed("The gate tears off its hinges; the match is yours.", STRONG)
 
 
