@@ -1569,6 +1569,8 @@ _FORCED = (
     r"(?:realise|realize|realises|realizes|realised|realized|understand|understands|"
     r"understood) (?:that )?(?:you|he|she) (?:need|needs|needed|must|have to|has to|had to|"
     r"should) (?:to )?(?:take|act|do|go|stop|find|get|make|leave|return|confront)\b|"
+    # "they had to fight off wild animals and survive until rescue": the character's acts decided
+    r"(?:had|have|has) to (?:fight off|fight|survive|surrender|give up|abandon|swim for|hide)|"
     r"(?:are|is|were|was) (?:compelled|forced) to|(?:can't|cannot|couldn't) resist (?:the )?"
     r"(?:urge|temptation|impulse|pull)|find (?:yourself|himself|herself) (?:agreeing|"
     r"nodding|saying|accepting|deciding|choosing|promising|obeying|kneeling|surrendering|"

@@ -36,6 +36,7 @@ class RealNarration(BaseModel):
     label: Literal["consistent", "contradicting"]
     check: str | None = None
     note: str | None = None
+    question: str | None = None  # an oracle's, as the request asked it
 
     def expectation(self) -> Expectation:
         resolution = resolve_roll(self.system, self.kind, self.params, dice=self.dice)
@@ -43,7 +44,8 @@ class RealNarration(BaseModel):
             resolution,
             character=self.character,
             action=self.action,
-            extra_numbers=numbers_in([self.action or ""]),
+            extra_numbers=numbers_in([self.action or "", self.question or ""]),
+            question=self.question,
         )
 
 
@@ -95,7 +97,7 @@ def score(name: str, entries: Sequence[Scored]) -> tuple[float, float, str, list
     return catch, false, line, missed
 
 
-@pytest.mark.parametrize("split", ["real_run1", "real_run2"])
+@pytest.mark.parametrize("split", ["real_run1", "real_run2", "real_run3"])
 def test_catch_rate_and_false_alarms_on_real_model_narrations(
     split: str, guard_rates: dict[str, str]
 ) -> None:
