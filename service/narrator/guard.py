@@ -818,8 +818,8 @@ _THEY_PREVAIL = (
     # the character seen, or their own hold giving way, on a hit
     r"\b(?:spots?|spotted|notices?|noticed) (?:you|{c})\b"
     r"|\bsees? through (?:your|(?:{c})'s|her|his) (?:glamour|disguise|lie|bluff|ruse|trick|act)\b",
-    rf"\b(?:{_PCS}) (?:hands?|fingers|foot|feet|grip|footing|hold) (?:slips?|slipped|gives? way|"
-    r"gave way|fails?|failed)\b",
+    rf"\b(?:{_PCS}) (?:hands?|fingers|foot|feet|grip|footing|hold) (?:slips?|slipped|slipping|"
+    r"gives? way|gave way|giving way|fails?|failed|failing)\b",
     r"\b(?:shuts?|slams?|slammed) the door (?:on|in) (?:you|your|(?:{c})'s|{c})\b",
     r"\bbut (?:it|the \w+|your \w+(?: \w+)?) (?:snaps|breaks|shatters|splinters|gives way)\b",
 )
@@ -927,6 +927,11 @@ _FAILURE = (
     r"glamour|magic|sorcery|working) (?:\w+ )?(?:fails|failed|comes to nothing|came to nothing|"
     r"backfires|backfired|fizzles|fizzled)\b",
     r"\b(?:it|this|that) (?:doesn't|does not|didn't|did not|won't|will not) work\b",
+    # the other side's refusal told as the result ("you try to convince the harbourmaster, but they
+    # refuse" on a Compel weak hit: "On a weak hit, as above, but their agreement comes with a
+    # demand or complication")
+    r"\b(?:he|she|they|the [a-z]+) (?:flatly |simply |politely |coldly )?(?:refuses?|refused|"
+    r"declines?|declined|turns? you down|turned you down|says? no|said no)\s*(?:[.!;,]|$)",
     r"\bnothing (?:happens|works|answers)\b",
     r"\bto no avail\b|\bin vain\b|\bwithout success\b|\bno luck\b|\ball for nothing\b",
     r"\bnothing to show for\b|\bcomes? up empty\b|\bcame up empty\b",
@@ -986,6 +991,8 @@ _SETBACK = (
     rf"\b{_PC}{_HAVE}(?:lose|loses|lost) (?:your|his|her|their) (?!pursuers?|tail|shadow)[a-z]+\b",
     rf"\b{_PC} (?:tumble|tumbles|tumbled|plunge|plunges|plunged) (?:\w+ )?(?:into|down|off|"
     r"from|over)\b",
+    rf"\b{_PC} (?:fall|falls|fell|tumble|tumbles|tumbled|go|goes|went|are thrown|is thrown|"
+    r"were thrown|was thrown) overboard\b",
     rf"\b{_PC} (?:fall|falls|fell) (?:off|from|down|over (?:the|an?) (?:edge|side|rail|brink)|"
     r"into (?!step|line|place))",
     rf"\b{_PC}\b[^.;:!?\n]{{0,40}}?\b(?:lose|loses|lost|losing) consciousness\b"

@@ -1157,3 +1157,14 @@ def test_the_character_sent_on_past_the_attempt() -> None:
     assert "player_agency" in failed(told, door)
     onward = door.model_copy(update={"action": "I force the door and move forward"})
     assert "player_agency" not in failed("The door gives and you move forward.", onward)
+
+
+def test_a_fourth_real_runs_strong_hit_overboard_and_weak_hit_refused() -> None:
+    # "On a strong hit, you are successful." -- told as feet slipping and a fall overboard
+    told = "The wind picks up, and you find your feet slipping on the wet deck. You fall overboard."
+    assert "outcome" in failed(told, STRONG)
+    # Compel: "On a weak hit, as above, but their agreement comes with a demand or complication."
+    refused = "You try to convince the harbourmaster, but they refuse. He demands a hefty fee."
+    assert "outcome" in failed(refused, WEAK)
+    agreed = "The harbourmaster refuses at first, but agrees when you offer a hefty fee."
+    assert "outcome" not in failed(agreed, WEAK)
