@@ -176,11 +176,16 @@ class Recorder:
         )
 
     async def complete(
-        self, prompt: RenderedPrompt, calls: Calls, *, json_reply: bool = False
+        self,
+        prompt: RenderedPrompt,
+        calls: Calls,
+        *,
+        json_reply: bool = False,
+        schema: dict[str, Any] | None = None,
     ) -> str:
         t0 = time.monotonic()
         try:
-            text = await self.inner.complete(prompt, calls, json_reply=json_reply)
+            text = await self.inner.complete(prompt, calls, json_reply=json_reply, schema=schema)
         except Exception as exc:
             self._keep(prompt, "", "json" if json_reply else "complete", t0, repr(exc))
             raise
