@@ -886,9 +886,13 @@ _SUCCESS = (
     r"been |stands |now )?(?:fulfilled|complete|completed|kept|done|accomplished|achieved)\b",
     *_THEY_YIELD,
     rf"\b{_PC}{_HAVE}{_ADV}(?:finds?|found|pins?|pinned|seizes?|seized|catches|caught|grabs?|"
-    r"grabbed|snatches|snatched|subdues?|subdued|disarms?|disarmed) (?:the|his|her|its|their)\b"
-    r"(?![^.\n]*\b(?:locked|barred|sealed|empty|bare|gone|missing|dead|body|corpse|already|"
-    r"too late|nothing|no one|nobody|ruined|broken|burned|burnt)\b)",
+    r"grabbed|snatches|snatched|subdues?|subdued|disarms?|disarmed|retrieves?|retrieved|"
+    r"recovers?|recovered|wrests?|wrested|claims?|claimed|secures?|secured|wins? back|won back) "
+    r"(?:the|his|her|its|their)\b"
+    r"(?![^.\n]*\b(?:locked|barred|sealed|empty|bare|gone|missing|already|"
+    r"too late|nothing|no one|nobody|ruined|broken|burned|burnt)\b)"
+    # "you find the body" (too late) is no prize; "the map from his body" is
+    r"(?!\s+(?:\w+\s+)?(?:dead|body|corpse|remains)\b)",
 )
 _TRIUMPH = (
     r"\bflawless(?:ly)?\b",
@@ -1611,7 +1615,8 @@ _WILLS = (
     # going on past the attempt: "Ash takes a deep breath and moves forward into the chamber",
     # "you ... proceeded with your investigation further" (a real model, issue 15)
     # ("you press on" is Endure Harm's and Endure Stress's own words, not an act of will)
-    r"(?:move|moves|moved) (?:forward|on|ahead|onward|deeper)|proceed|proceeds|proceeded|"
+    r"(?:move|moves|moved) (?:forward|on|ahead|onward|deeper|toward|towards)|proceed|proceeds|"
+    r"proceeded|"
     r"(?:set|sets) off|(?:head|heads|headed) (?:off|inside|deeper|"
     r"onward)|(?:continue|continues|continued) (?:your|his|her|their) (?:search|journey|"
     r"investigation|way|climb|work)|(?:take|takes|took) a deep breath)\b)"

@@ -1168,3 +1168,15 @@ def test_a_fourth_real_runs_strong_hit_overboard_and_weak_hit_refused() -> None:
     assert "outcome" in failed(refused, WEAK)
     agreed = "The harbourmaster refuses at first, but agrees when you offer a hefty fee."
     assert "outcome" not in failed(agreed, WEAK)
+
+
+def test_an_opponents_win_told_as_the_prize_taken() -> None:
+    # Roll Under, an opposed roll the opponent wins (a real model: "you retrieved the map from
+    # his body ... and moved toward the next room")
+    lost = _expect("roll_under", "opposed", "opponent_wins", (3, 5), "Kell").model_copy(
+        update={"action": "I arm-wrestle the orc for the map"}
+    )
+    told = "The orc fell backward, and you retrieved the map from his body. You moved toward the next room."
+    assert {"outcome", "player_agency"} <= set(failed(told, lost))
+    # ... and a body found is no prize
+    assert "outcome" not in failed("You find the body of the courier in the reeds.", lost)
