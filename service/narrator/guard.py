@@ -812,6 +812,10 @@ _THEY_PREVAIL = (
     r"(?:grip|grasp|hands?|hold|arms)\b",
     # "... is out the door before you can shout" (not a sentence's opening "Before you can knock")
     r"\bbefore(?<=[\w,] before) (?:you|{c}) (?:can|could)\b",
+    # the blow avoided on a hit ("The bandit ... dodged your blow and continued on his way")
+    r"\b(?:dodges?|dodged|evades?|evaded|sidesteps?|sidestepped|ducks?|ducked|avoids?|avoided|"
+    r"slips?|slipped) (?:under |past )?(?:your|(?:{c})'s) (?:\w+ )?(?:blow|strike|attack|swing|"
+    r"thrust|shot|arrow|bolt|axe|blade|sword|cutlass|spear|punch|lunge|grab|cut|slash)\b",
     r"\b(?:raises?|raised|sounds?|sounded) the alarm\b",
     r"\bthe alarm (?:sounds|rings|goes up|is raised|wails|sounded|rang|went up|was raised)\b",
     r"\ba bell (?:clangs|rings|tolls)\b",
@@ -1599,7 +1603,8 @@ _EMOTION = (
     r"tinge|twinge|knot|longing|love|hatred|hate|disgust|envy|jealous|jealousy|lonely|"
     r"loneliness|ready|brave|courage|emboldened|encouraged|hopeless|helpless|defeated|"
     r"overwhelmed|humbled|grateful|gratitude|sympathy|pity|remorse|compassion|a need|an urge|"
-    r"vulnerable|exposed|uncertain|hesitant|reluctant|eager|relieved|calm|at ease|safe)"
+    r"vulnerable|exposed|uncertain|hesitant|reluctant|eager|relieved|calm|at ease|safe|urge|"
+    r"impulse|compulsion|desire|temptation|yearning)"
 )
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
 _PANICS = (
@@ -1615,7 +1620,8 @@ _WILLS = (
     # going on past the attempt: "Ash takes a deep breath and moves forward into the chamber",
     # "you ... proceeded with your investigation further" (a real model, issue 15)
     # ("you press on" is Endure Harm's and Endure Stress's own words, not an act of will)
-    r"(?:move|moves|moved) (?:forward|on|ahead|onward|deeper|toward|towards)|proceed|proceeds|"
+    r"(?:move|moves|moved|push|pushes|pushed) (?:forward|on|ahead|onward|deeper|toward|towards)|"
+    r"proceed|proceeds|"
     r"proceeded|"
     r"(?:set|sets) off|(?:head|heads|headed) (?:off|inside|deeper|"
     r"onward)|(?:continue|continues|continued) (?:your|his|her|their) (?:search|journey|"
@@ -1862,7 +1868,7 @@ _RISE = (
 _FALL = (
     "decreases?|decreased|drops?|dropped|falls?|fell|goes down|went down|is reduced|was reduced|"
     "reduced|diminishes|diminished|shrinks?|shrank|dwindles?|dwindled|sinks?|sank|"
-    "(?:is |was )?(?:\\w+ly )?(?:undermined|weakened|drained|sapped|depleted|spent|lost|hit|"
+    "(?:is |was )?(?:\\w+ly )?(?:undermined|weakened|drained|sapped|depleted|spent|lost|hit|low|"
     "damaged|broken|shaken)"
 )
 _AMOUNT = (

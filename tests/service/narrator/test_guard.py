@@ -1180,3 +1180,24 @@ def test_an_opponents_win_told_as_the_prize_taken() -> None:
     assert {"outcome", "player_agency"} <= set(failed(told, lost))
     # ... and a body found is no prize
     assert "outcome" not in failed("You find the body of the courier in the reeds.", lost)
+
+
+def test_a_fifth_real_runs_dodged_blow_urge_and_health_critically_low() -> None:
+    # Go Forth, "If you hit: Add your Effort modifier to the Effort die" -- not a dodged blow
+    hit = _expect("go_forth", "effort", "hit", (7, 17), "Kell")
+    dodged = "The bandit, with a quick glance, dodged your blow and continued on his way."
+    assert "outcome" in failed(dodged, hit)
+    # the character's urges are the player's to feel
+    assert "player_agency" in failed("You feel an inexplicable urge to entice him.", WEAK)
+    # a meter said to fall that the engine did not change
+    nothing = MISS.model_copy(update={"changes": ()})
+    assert "changes" in failed(
+        "You sink below the waves, and your health is critically low.", nothing
+    )
+    # the character pushed on past the attempt
+    swim = _expect("sundered_isles", "move", "miss", (1, 8, 9), "Kell").model_copy(
+        update={"action": "I swim for the wreck"}
+    )
+    assert "player_agency" in failed(
+        "Kell's fingers feel the rough rocks, but he pushes forward with determination.", swim
+    )
