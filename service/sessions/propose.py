@@ -233,19 +233,38 @@ def _moves_block(system: GameSystem, words: str) -> str:
 
 
 def proposal_schema(system: GameSystem) -> dict[str, Any]:
-    """The reply's JSON schema, move ids, roll kinds and stats as enums: where the server turns
-    it into a grammar (llama.cpp), a small model cannot name a move or stat the system lacks."""
-    params: dict[str, Any] = {"type": "object"}
-    if system.stats:
-        params["properties"] = {"stat": {"enum": list(system.stats)}}
-    properties: dict[str, Any] = {
+    """The reply's JSON schema: move ids, roll kinds, stats and the game master's parameters as
+    enums and ranges. Where the server turns it into a grammar (llama.cpp), a small model cannot
+    name a move or stat the system lacks (a real run: "unknown move 'climb'"), nor leave out the
+    move of a move roll ("params.move: Field required"). Each system's own parameter names: Go
+    Forth's GM names an ``attribute``, Roll Under's an ``ability``; moves roll a ``stat``."""
+    properties: dict[str, Any] = {}
+    if system.moves and system.stats:
+        properties["stat"] = {"enum": list(system.stats)}
+    for gm in _gm_params(system):
+        if "." in gm.param or "*" in gm.param:
+            continue  # nested parameters (Roll Under's savers.*.ability): left to the prompt
+        known = properties.get(gm.param, {})
+        if gm.choices is not None:
+            enum = [
+                *known.get("enum", []),
+                *(c for c in gm.choices if c not in known.get("enum", [])),
+            ]
+            properties[gm.param] = {"enum": enum}
+        elif gm.minimum is not None and gm.maximum is not None:
+            low = min(gm.minimum, known.get("minimum", gm.minimum))
+            high = max(gm.maximum, known.get("maximum", gm.maximum))
+            properties[gm.param] = {"type": "integer", "minimum": low, "maximum": high}
+    reply: dict[str, Any] = {
         "kind": {"enum": list(system.roll_kinds)},
-        "params": params,
+        "params": {"type": "object", "properties": properties},
         "why": {"type": "string"},
     }
+    required = ["kind", "params", "why"]
     if system.moves:
-        properties["move"] = {"enum": [m.id for m in system.moves] + [None]}
-    return {"type": "object", "properties": properties, "required": ["kind", "params", "why"]}
+        reply = {"move": {"enum": [m.id for m in system.moves] + [None]}, **reply}
+        required.insert(0, "move")
+    return {"type": "object", "properties": reply, "required": required}
 
 
 TRIAL_SEED = 0  # any seed: a trial resolution is thrown away

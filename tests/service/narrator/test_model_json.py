@@ -65,10 +65,17 @@ PROMPT = RenderedPrompt(system="Reply with JSON.", user="I dodge the falling mas
 
 
 def test_the_proposal_schema_enumerates_the_systems_moves_kinds_and_stats() -> None:
-    isles = proposal_schema(get_system("sundered_isles"))["properties"]
+    isles_schema = proposal_schema(get_system("sundered_isles"))
+    isles = isles_schema["properties"]
     assert "face_danger" in isles["move"]["enum"] and None in isles["move"]["enum"]
+    assert "move" in isles_schema["required"]  # a move roll without its move: refused at accept
     assert isles["params"]["properties"]["stat"]["enum"] == list(get_system("sundered_isles").stats)
-    assert "move" not in proposal_schema(get_system("go_forth"))["properties"]  # no moves
+    # Go Forth has no moves, and its GM names an attribute (not a stat) and a TN in its range
+    forth = proposal_schema(get_system("go_forth"))["properties"]
+    assert "move" not in forth
+    assert forth["params"]["properties"]["attribute"]["enum"][:2] == ["might", "agility"]
+    assert forth["params"]["properties"]["tn"] == {"type": "integer", "minimum": 10, "maximum": 34}
+    assert "stat" not in forth["params"]["properties"]
 
 
 @respx.mock
