@@ -2048,6 +2048,12 @@ def _gain_on_a_miss(expect: Expectation) -> bool:
     )
 
 
+_DEATH = re.compile(
+    r"\byou(?:'re| are| were) (?:now |already )?(?:dead|killed|slain)\b|\byou (?:die|died)\b|"
+    r"\b(?:kills|killed|slays|slew) you\b"
+)
+
+
 def _check_changes(text: _Text, expect: Expectation, raw: str = "") -> GuardCheck:
     gains_only = _gain_on_a_miss(expect)
     if expect.changes is None and not gains_only:
@@ -2083,6 +2089,11 @@ def _check_changes(text: _Text, expect: Expectation, raw: str = "") -> GuardChec
                 bad.append(claim.words)
         elif not _made(claim, expect.changes or ()):
             bad.append(claim.words)
+    if expect.changes is not None and not any(
+        c.set_to == 0 or "dead" in c.target or "death" in c.target for c in expect.changes
+    ):
+        # the character's death told ("You are dead." on a miss): a state no change recorded
+        bad += [_excerpt(text.joined, m.start(), m.end()) for m in _DEATH.finditer(text.joined)]
     if bad and gains_only:
         reason = f"a gain told on a miss, which grants none: {_quote_words(bad)}"
         return GuardCheck(id="changes", passed=False, reason=reason)

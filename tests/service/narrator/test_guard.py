@@ -1201,3 +1201,11 @@ def test_a_fifth_real_runs_dodged_blow_urge_and_health_critically_low() -> None:
     assert "player_agency" in failed(
         "Kell's fingers feel the rough rocks, but he pushes forward with determination.", swim
     )
+
+
+def test_the_characters_death_told_that_the_engine_did_not_record() -> None:
+    # a miss is "a dire turn of events", not a death the narrator decides (a real model: "You are
+    # dead." on a Face Danger miss with a match)
+    nothing = MISS.model_copy(update={"changes": ()})
+    assert "changes" in failed("The hull collapses under you. You are dead.", nothing)
+    assert "changes" not in failed("The hull collapses and the bosun is dead.", nothing)
