@@ -648,8 +648,9 @@ def _undone(hit: _Hit, sentences: list[str]) -> bool:
     sentence = sentences[hit.sentence]
     if _QUALIFIED.search(sentence):
         return True
-    if _CONTRAST_AFTER.search(sentence[hit.end :]):
-        return True
+    rest = sentence[hit.end :]
+    if (m := _CONTRAST_AFTER.search(rest)) and len(re.findall(r"\w+", rest[m.end() :])) >= 2:
+        return True  # ("..., but he" cut off by the token limit undoes nothing)
     nxt = hit.sentence + 1
     return nxt < len(sentences) and bool(_CONTRAST_OPENING.search(sentences[nxt]))
 
@@ -1621,6 +1622,7 @@ _WILLS = (
     # "you ... proceeded with your investigation further" (a real model, issue 15)
     # ("you press on" is Endure Harm's and Endure Stress's own words, not an act of will)
     r"(?:move|moves|moved|push|pushes|pushed) (?:forward|on|ahead|onward|deeper|toward|towards)|"
+    r"(?:push|pushes|pushed) (?:through|past) (?:it|them|the)|"
     r"proceed|proceeds|"
     r"proceeded|"
     r"(?:set|sets) off|(?:head|heads|headed) (?:off|inside|deeper|"

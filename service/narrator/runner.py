@@ -63,6 +63,19 @@ def _release_point(buffer: str) -> int:
     return last
 
 
+_ENDED = re.compile(r"[.!?…][\"”’)\]]*$")
+
+
+def whole_sentences(text: str) -> str:
+    """The text without a last sentence cut off mid-way (a reply stopped by the token limit:
+    "The ghoul turned around and spotted you, but he"), when whole sentences come before it."""
+    text = text.strip()
+    if _ENDED.search(text):
+        return text
+    cut = _release_point(text)
+    return text[:cut].strip() if cut else text
+
+
 class GuardFailed(Exception):
     def __init__(self, report: GuardReport) -> None:
         super().__init__(report.reason())
@@ -168,6 +181,12 @@ async def narrate(
                         held = None
                         yield Token(show(buffer[:cut], not released))
                         released, buffer = candidate, buffer[cut:]
+            if check is not None:
+                # a narration's last sentence cut off by the token limit is not shown
+                if replies is None:
+                    buffer = whole_sentences(buffer)
+                elif released and not _ENDED.search(buffer.strip()):
+                    buffer = ""
             full = (released + buffer).strip()
             if not full:
                 raise ModelError("the model's reply was empty")

@@ -1209,3 +1209,16 @@ def test_the_characters_death_told_that_the_engine_did_not_record() -> None:
     nothing = MISS.model_copy(update={"changes": ()})
     assert "changes" in failed("The hull collapses under you. You are dead.", nothing)
     assert "changes" not in failed("The hull collapses and the bosun is dead.", nothing)
+
+
+def test_a_contrast_cut_off_undoes_nothing_and_the_character_pushed_through() -> None:
+    # "The ghoul turned around and spotted you, but he" (a reply stopped by the token limit)
+    assert "outcome" in failed("The ghoul turned around and spotted you, but he", STRONG)
+    assert "outcome" not in failed(
+        "The ghoul turned and spotted you, but he saw only a beggar.", STRONG
+    )
+    bridge = _expect("go_forth", "check", "success", (13,), "Ash").model_copy(
+        update={"action": "I sprint across the collapsing bridge"}
+    )
+    told = "You sprint across. The stone door shudders, but you push through it without hesitation."
+    assert "player_agency" in failed(told, bridge)

@@ -72,9 +72,9 @@ def run(model: FakeModel, *, stream: bool = True, stop_after: int | None = None)
 
 
 def test_text_is_released_a_whole_sentence_at_a_time() -> None:
-    events = run(FakeModel(["Yes. The ha", "rbour is wat", "ched. Lamps burn"]))
+    events = run(FakeModel(["Yes. The ha", "rbour is wat", "ched. Lamps burn."]))
     tokens = [e.text for e in events if isinstance(e, Token)]
-    assert tokens == ["Yes. ", "The harbour is watched. ", "Lamps burn"]
+    assert tokens == ["Yes. ", "The harbour is watched. ", "Lamps burn."]
     assert isinstance(events[-1], Done) and events[-1].narrated.narrator == "model"
 
 
@@ -117,3 +117,16 @@ def test_a_model_error_falls_back_at_once_without_a_retry() -> None:
 def test_plain_requests_use_one_complete_call() -> None:
     done = run(FakeModel(["Yes. It is guarded."]), stream=False)[-1]
     assert isinstance(done, Done) and done.text == "Yes. It is guarded."
+
+
+def test_a_last_sentence_cut_off_by_the_token_limit_is_not_shown() -> None:
+    # a real model's reply stopped at max_tokens ended "... spotted you, but he"
+    events = run(FakeModel(["Yes. The harbour is watched. ", "Lamps burn, but he"]))
+    done = events[-1]
+    assert isinstance(done, Done) and done.text == "Yes. The harbour is watched."
+    assert "Lamps burn" not in "".join(e.text for e in events if isinstance(e, Token))
+    plain = run(FakeModel(["Yes. The harbour is watched. Lamps burn, but he"]), stream=False)
+    assert isinstance(plain[-1], Done) and plain[-1].text == "Yes. The harbour is watched."
+    # one sentence without its full stop is kept whole
+    alone = run(FakeModel(["Yes, the harbour is watched"]), stream=False)
+    assert isinstance(alone[-1], Done) and alone[-1].text == "Yes, the harbour is watched"
