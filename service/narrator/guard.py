@@ -1081,7 +1081,9 @@ _EVENT_HARM = (
     r"was thrown|go down|goes down|went down|crash|crashes|crashed) (?:back|backward|backwards|"
     r"to (?:your|her|his) knees|into|against|down)\b",
     # the character driven back or down ("driving you down onto one knee")
-    r"\b(?:drives?|driving|drove|sends?|sending|sent|forces?|forcing|forced|knocks?|knocking|"
+    r"\b(?:fingers|hands?|grip|foot|feet|footing) (?:\w+ ){0,3}?(?:slip|slips|slipped|slipping) "
+    r"(?:away|off|free|from)\b|\bthey slip away from the\b",
+    r"\b(?:pushes|pushed|pushing|drives?|driving|drove|sends?|sending|sent|forces?|forcing|forced|knocks?|knocking|"
     r"knocked|throws?|throwing|threw|bears?|bearing|bore|hurls?|hurling|hurled) (?:you|{c}) "
     r"(?:down|back|to the|to (?:your|her|his)|onto|sprawling|stumbling|reeling|flying|"
     r"staggering)\b",
@@ -1170,7 +1172,7 @@ def _band_mentions(expect: Expectation, sentences: list[str]) -> list[str]:
             _excerpt(sentence, m.start(), m.end())
             for sentence in sentences
             for m in _FOREIGN_BAND.finditer(sentence)
-            if not re.search(r"\b(?:on|if|with)\s+$", sentence[: m.start()])
+            if not re.search(r"\b(?:on|if)\s+$", sentence[: m.start()])
         ]
         if expect.system == "go_forth" and expect.outcome == "hit":
             found += [
@@ -1212,7 +1214,11 @@ def _outcome_label(expect: Expectation) -> str:
 
 # "If you miss: You Graze, dealing your Effort modifier in damage": the foe left untouched
 # ("It cackles, entirely unhurt") is no graze. The character unhurt is not what it is about.
-_UNHURT = re.compile(r"\b(?:unhurt|unharmed|untouched|unscathed|unmarked|without a scratch)\b")
+_UNHURT = re.compile(
+    r"\b(?:unhurt|unharmed|untouched|unscathed|unmarked|without a scratch)\b|"
+    r"\b(?:is|was|are|were) not (?:hit|touched|hurt|harmed|wounded|scratched)\b|"
+    r"\b(?:isn't|wasn't|aren't|weren't) (?:hit|touched|hurt|harmed|wounded|scratched)\b"
+)
 _CHARACTER_NEAR = re.compile(r"\b(?:you|your|you're)\b[^,;]{0,25}$")
 
 
@@ -1577,7 +1583,7 @@ _DECIDE = (
     r"refused|promise|promises|promised|consent|consents|consented|relent|relents|relented|"
     r"concede|concedes|conceded|make up your mind|made up your mind|settle on|settled on|"
     r"take the (?:deal|offer|bargain)|took the (?:deal|offer|bargain)|shake on it|shook on it|"
-    r"give in|gives in|gave in"
+    r"give in|gives in|gave in|plan to|plans to|planned to|intend to|intends to|intended to"
 )
 _FORCED = (
     r"(?:feel|feels|felt) (?:\w+ )?(?:compelled|forced|obliged|obligated|driven|bound|"
@@ -1605,7 +1611,8 @@ _EMOTION = (
     r"loneliness|ready|brave|courage|emboldened|encouraged|hopeless|helpless|defeated|"
     r"overwhelmed|humbled|grateful|gratitude|sympathy|pity|remorse|compassion|a need|an urge|"
     r"vulnerable|exposed|uncertain|hesitant|reluctant|eager|relieved|calm|at ease|safe|urge|"
-    r"impulse|compulsion|desire|temptation|yearning)"
+    r"impulse|compulsion|desire|temptation|yearning|exhilarated|exhilaration|victorious|elated|"
+    r"euphoric|ecstatic|accomplishment|adrenaline)"
 )
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
 _PANICS = (
@@ -1625,6 +1632,7 @@ _WILLS = (
     r"(?:push|pushes|pushed) (?:through|past) (?:it|them|the)|"
     r"proceed|proceeds|"
     r"proceeded|"
+    r"(?:lose|loses|lost) (?:all )?(?:hope|heart|nerve|faith|courage)|"
     r"(?:set|sets) off|(?:head|heads|headed) (?:off|inside|deeper|"
     r"onward)|(?:continue|continues|continued) (?:your|his|her|their) (?:search|journey|"
     r"investigation|way|climb|work)|(?:take|takes|took) a deep breath)\b)"
@@ -1713,10 +1721,29 @@ def _agency(character: str | None) -> _AgencyPatterns:
         ),
         participle=re.compile(r"^(?:deciding|choosing|resolving|agreeing|opting)\b.*\byou\b", re.M),
         inner=re.compile(
-            rf"{who}\s+(?:\w+ly\s+|then\s+|finally\s+|can't help but\s+|begin to\s+|begins to\s+|"
+            rf"{who}\s+(?:\w+ly\s+|then\s+|finally\s+|(?:can't|couldn't|could not) help but\s+|"
+            rf"begin to\s+|begins to\s+|"
             rf"start to\s+|starts to\s+)?(?:{_FEELS}|{_PANICS}|{_WILLS})"
         ),
         causes=re.compile(_CAUSES.replace("{names}", names)),
+    )
+
+
+@lru_cache(maxsize=64)
+def _heart(character: str | None) -> re.Pattern[str]:
+    """The character's heart told for a feeling: "Your heart races with excitement and
+    trepidation", "Kell's heart sinks" (a real model's). A heart pounding alone is the body's."""
+    whose = rf"(?:your|(?:{_names(character)})'s)"
+    who = rf"(?:you|{_names(character)})"
+    return re.compile(
+        rf"\b{whose} heart (?:races|raced|racing|pounds|pounded|pounding|beats|beat|hammers|"
+        r"hammered) (?:with|as (?:you|he|she|they) (?:realis|realiz|know|knew|think|thought))|"
+        rf"\b{whose} heart (?:sinks|sank|leaps|leapt|soars|soared|swells|swelled|breaks|broke|"
+        r"aches|ached)\b|"
+        # "You climb the stair, feeling exhilarated and victorious"
+        rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?,\s*(?:feeling|filled with|full of)\s+"
+        rf"(?:\w+\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?{_EMOTION}\b",
+        re.M,
     )
 
 
@@ -1807,6 +1834,9 @@ def _check_player_agency(
         problems.append(f"the player's character is made to speak: {_quote_words(speech)}")
     if choices:
         problems.append(f"the player's character is made to choose: {_quote_words(choices)}")
+    feelings += [
+        _excerpt(joined, m.start(), m.end()) for m in _heart(expect.character).finditer(joined)
+    ]
     if feelings:
         problems.append(f"the player's character is made to feel or act: {_quote_words(feelings)}")
     if problems:
@@ -2050,6 +2080,10 @@ def _gain_on_a_miss(expect: Expectation) -> bool:
     )
 
 
+_TICKS = re.compile(
+    r"\b(?:clock|track)s?\b[^.;!?\n]{0,20}?\b(?:ticks?|ticked|advances?|advanced|fills?|filled)\b|"
+    r"\bmark(?:s|ed)? (?:\w+ )?ticks? on\b"
+)
 _DEATH = re.compile(
     r"\byou(?:'re| are| were) (?:now |already )?(?:dead|killed|slain)\b|\byou (?:die|died)\b|"
     r"\b(?:kills|killed|slays|slew) you\b"
@@ -2091,6 +2125,13 @@ def _check_changes(text: _Text, expect: Expectation, raw: str = "") -> GuardChec
                 bad.append(claim.words)
         elif not _made(claim, expect.changes or ()):
             bad.append(claim.words)
+    if expect.changes is not None and not any(
+        word in c.target
+        for c in expect.changes
+        for word in ("clock", "track", "progress", "legacy")
+    ):
+        # "The progress clock ticks down", "mark two ticks on their discoveries legacy track"
+        bad += [_excerpt(text.joined, m.start(), m.end()) for m in _TICKS.finditer(text.joined)]
     if expect.changes is not None and not any(
         c.set_to == 0 or "dead" in c.target or "death" in c.target for c in expect.changes
     ):

@@ -1222,3 +1222,32 @@ def test_a_contrast_cut_off_undoes_nothing_and_the_character_pushed_through() ->
     )
     told = "You sprint across. The stone door shudders, but you push through it without hesitation."
     assert "player_agency" in failed(told, bridge)
+
+
+@pytest.mark.parametrize(
+    ("text", "expect", "check"),
+    [
+        # the sixth real run's narrations that reached the player, each by its generic kind
+        ("The tide turns before you reach the wreck, and you lose all hope.", MISS, "player_agency"),
+        ("You take +1 momentum and plan to confront the prankster.", STRONG, "player_agency"),
+        ("As you sneak aboard, your heart races with excitement and trepidation.", WEAK, "player_agency"),
+        ("You climb to the tower, feeling exhilarated and victorious.", STRONG, "player_agency"),
+        ("You fail to force the hatch. The progress clock ticks down.", MISS, "changes"),
+        ("He and his companions mark two ticks on their discoveries legacy track.", MISS, "changes"),
+        ("You reach out, but your fingers slip away from the cracks and a gust pushes you back down.",
+         STRONG, "outcome"),
+    ],
+)  # fmt: skip
+def test_a_sixth_real_runs_contradictions(text: str, expect: Expectation, check: str) -> None:
+    known = expect.model_copy(update={"changes": ()})
+    assert check in failed(text, known)
+
+
+def test_a_graze_told_as_the_target_not_hit_and_a_strong_hit_named_in_go_forth() -> None:
+    # "If you miss: You Graze, dealing your Effort modifier in damage"
+    graze = _expect("go_forth", "effort", "graze", (3, 6))
+    assert "outcome" in failed("You loose an arrow, but the wolf is not hit.", graze)
+    success = _expect("go_forth", "check", "success", (13,))
+    assert "outcome" in failed("You climb the broken stair with a strong hit.", success)
+    # the character's heart pounding alone is the body's, not a feeling told
+    assert "player_agency" not in failed("You climb, your heart pounding in your chest.", success)
