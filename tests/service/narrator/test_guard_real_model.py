@@ -97,7 +97,7 @@ def score(name: str, entries: Sequence[Scored]) -> tuple[float, float, str, list
     return catch, false, line, missed
 
 
-@pytest.mark.parametrize("split", ["real_run1", "real_run2", "real_run3", "real_run4", "real_run5"])
+@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 7)])
 def test_catch_rate_and_false_alarms_on_real_model_narrations(
     split: str, guard_rates: dict[str, str]
 ) -> None:
