@@ -51,14 +51,23 @@ async function send(method, path, body, accept = "application/json") {
     init.body = JSON.stringify(body);
   }
   let response;
-  try {
-    response = await fetch(path, init);
-  } catch (error) {
-    throw new ApiError(0, `the service did not answer (${error.message})`);
+  // A 429 is answered before the request runs (service/limits.py): waiting its Retry-After and
+  // sending it again is safe, a POST too. A player clicking fast is slowed, not shown an error.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch(path, init);
+    } catch (error) {
+      throw new ApiError(0, `the service did not answer (${error.message})`);
+    }
+    if (response.status !== 429 || attempt >= RETRIES_ON_429) break;
+    const wait = Math.min(Number(response.headers.get("retry-after")) || 1, 5);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
   }
   if (!response.ok) throw await failure(response);
   return response;
 }
+
+const RETRIES_ON_429 = 3;
 
 /** JSON, with integers past 2^53 (seeds) kept exact as their digits, not rounded. */
 export function parseJson(text) {
