@@ -3,8 +3,11 @@ answer: each question's lexical coverage (knowledge.coverage) and best similarit
 (Library.similarity), over the index the service builds (MiniLM by default), for the covered
 questions (the public, dev and held-out retrieval sets) and the uncovered ones
 (tests/service/narrator/rules_chat_questions.yaml), with what the thresholds in
-service/narrator/knowledge.py refuse. Run: ``make bench-rules-coverage`` (builds the index in
-``FATEWEAVER_DATA_DIR`` the first time: a few minutes on a CPU).
+service/narrator/knowledge.py refuse. Then the offline rules chat itself (POST /v1/rules/ask, no
+model) on that labelled set: covered questions answered with a verified quotation of the passage
+that holds the answer, uncovered ones "Not in these rules". The suite scores the same set on the
+tests' hashed embeddings; this is the service's own. Run: ``make bench-rules-coverage`` (builds
+the index in ``FATEWEAVER_DATA_DIR`` the first time: a few minutes on a CPU).
 """
 
 from __future__ import annotations
@@ -12,12 +15,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any, TextIO
 
 import yaml
+from fastapi.testclient import TestClient
 
+from service.app import create_app
 from service.narrator import knowledge
-from service.retrieval import build_library
+from service.narrator.quotes import normalise
+from service.retrieval import Retrieval, build_library
 from service.settings import get_settings
+from vectorstore.library import Library
 
 ROOT = Path(__file__).resolve().parent.parent
 COVERED = (
@@ -65,7 +73,38 @@ def main() -> int:
     for split, q, cov, sim, refused in rows:
         if split == "covered" and refused:
             out.write(f"  {q} (coverage {cov:.2f}, similarity {sim:.3f})\n")
+    _offline_chat(library, chat, out)
     return 0
+
+
+def _offline_chat(library: Library, chat: dict[str, list[dict[str, str]]], out: TextIO) -> None:
+    settings = get_settings().model_copy(update={"narrator": "offline", "rate_limit": ""})
+    app = create_app(settings)
+    app.state.retrieval = Retrieval(settings, library=library)
+    with TestClient(app) as client:
+
+        def ask(q: dict[str, str]) -> Any:
+            body = {"system": q["system"], "messages": [{"role": "user", "content": q["q"]}]}
+            return client.post("/v1/rules/ask", json=body).json()
+
+        def answers(body: Any, expect: str) -> bool:
+            """A verified quotation whose passage holds the words that answer."""
+            cited = {q["passage"] for q in body["quotations"] if q["verified"]}
+            return any(
+                normalise(expect) in normalise(p["text"])
+                for i, p in enumerate(body["passages"], start=1)
+                if i in cited
+            )
+
+        covered = chat["covered"]
+        answered = sum(answers(ask(q), q["expect"]) for q in covered)
+        out.write(
+            f"offline rules chat: {answered}/{len(covered)} covered answered with a verified "
+            "quotation of the answering passage\n"
+        )
+        for split in ("uncovered", "uncovered_heldout"):
+            refused = sum(ask(q)["answer"].startswith("Not in these rules") for q in chat[split])
+            out.write(f"offline rules chat: {refused}/{len(chat[split])} {split} refused\n")
 
 
 if __name__ == "__main__":
