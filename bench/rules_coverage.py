@@ -61,9 +61,9 @@ def main() -> int:
               f"{knowledge.COVERAGE_THRESHOLD}, similarity floor {floor}\n")  # fmt: skip
     for split in ("covered", "uncovered", "uncovered_heldout"):
         mine = [r for r in rows if r[0] == split]
-        refused = sum(r[4] for r in mine)
+        n_refused = sum(r[4] for r in mine)
         lowest = min(r[3] for r in mine)
-        out.write(f"{split:>17}: {len(mine)} questions, refused {refused}, "
+        out.write(f"{split:>17}: {len(mine)} questions, refused {n_refused}, "
                   f"lowest similarity {lowest:.3f}, lowest coverage {min(r[2] for r in mine):.2f}\n")  # fmt: skip
     out.write("answered although uncovered:\n")
     for split, q, cov, sim, refused in rows:
