@@ -1233,6 +1233,29 @@ def _untouched(text: _Text) -> list[_Hit]:
     return hits
 
 
+# What the player set out to find, found, on a failure: "You search the haven for the hidden
+# letter" told "You find a small, faded letter" (a real model, a Storyteller failure).
+_FOUND = re.compile(
+    r"\b(?:you|he|she) (?:finally |quickly |soon )?(?:find|finds|found|locate|locates|located|"
+    r"discover|discovers|discovered|uncover|uncovers|uncovered) (?:a|an|the|your|his|her)\s+"
+    r"(?P<object>[\w'-]+(?:,?\s+(?!(?:in|on|at|with|from|that|which|stuck|lying|hidden|under|"
+    r"behind|inside|near|by|of|and|but|to)\b)[\w'-]+){0,3})"
+)
+
+
+def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
+    if not expect.action:
+        return []
+    sought = {w[:5] for w in re.findall(r"[a-z]{4,}", expect.action.lower())}
+    hits = []
+    for i, sentence in enumerate(text.sentences):
+        for m in _FOUND.finditer(sentence):
+            words = re.findall(r"[a-z]{4,}", m.group("object"))
+            if words and words[-1][:5] in sought and not _NEGATION.search(sentence[: m.start()]):
+                hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+    return [h for h in hits if not _undone(h, text.sentences)]
+
+
 def _has_a_turn(text: _Text) -> bool:
     """The narration turns somewhere ("..., but", "Then ...", "for a moment"): a miss told as a
     momentary success undone, which events alone must not be read against."""
@@ -1274,7 +1297,7 @@ def _check_outcome(
         report("a plain failure", live(lex.failure))
         report("a success without cost", live(lex.triumph))
     elif polarity == "failure":
-        successes = live(lex.success) + live(lex.triumph)
+        successes = live(lex.success) + live(lex.triumph) + _sought_and_found(text, expect)
         report("success", successes)
         turned = [*live(lex.failure), *live(lex.partial), *live(lex.setback), *live(lex.cost),
                   *live(lex.event_harm)]  # fmt: skip
@@ -1612,7 +1635,7 @@ _EMOTION = (
     r"overwhelmed|humbled|grateful|gratitude|sympathy|pity|remorse|compassion|a need|an urge|"
     r"vulnerable|exposed|uncertain|hesitant|reluctant|eager|relieved|calm|at ease|safe|urge|"
     r"impulse|compulsion|desire|temptation|yearning|exhilarated|exhilaration|victorious|elated|"
-    r"euphoric|ecstatic|accomplishment|adrenaline)"
+    r"euphoric|ecstatic|accomplishment|adrenaline|alive)"
 )
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
 _PANICS = (
@@ -1739,7 +1762,12 @@ def _heart(character: str | None) -> re.Pattern[str]:
         rf"\b{whose} heart (?:races|raced|racing|pounds|pounded|pounding|beats|beat|hammers|"
         r"hammered) (?:with|as (?:you|he|she|they) (?:realis|realiz|know|knew|think|thought))|"
         rf"\b{whose} heart (?:sinks|sank|leaps|leapt|soars|soared|swells|swelled|breaks|broke|"
-        r"aches|ached)\b|"
+        r"aches|ached|races|raced|racing)\b|"
+        # "You're relieved when the door is open" (not "determined": Elegy's own weak hit says it)
+        rf"\b{who}(?:'re| are| were| is| was) (?:so |very |deeply |utterly |truly )?(?:relieved|"
+        r"afraid|terrified|scared|frightened|furious|angry|ashamed|proud|hopeful|hopeless|elated|"
+        r"overjoyed|thrilled|delighted|nervous|anxious|desperate|exhilarated|"
+        r"grateful|heartbroken|devastated|ecstatic|euphoric)\b|"
         # "You climb the stair, feeling exhilarated and victorious"
         rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?,\s*(?:feeling|filled with|full of)\s+"
         rf"(?:\w+\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?{_EMOTION}\b",
@@ -2082,7 +2110,7 @@ def _gain_on_a_miss(expect: Expectation) -> bool:
 
 _TICKS = re.compile(
     r"\b(?:clock|track)s?\b[^.;!?\n]{0,20}?\b(?:ticks?|ticked|advances?|advanced|fills?|filled)\b|"
-    r"\bmark(?:s|ed)? (?:\w+ )?ticks? on\b"
+    r"\bmark(?:s|ed)? (?:\w+ )?ticks? on\b|\bticks? on (?:your|his|her|their|the) (?:\w+ ){0,3}?track\b"
 )
 _DEATH = re.compile(
     r"\byou(?:'re| are| were) (?:now |already )?(?:dead|killed|slain)\b|\byou (?:die|died)\b|"
@@ -2224,7 +2252,7 @@ _SCAFFOLD = re.compile(
     # "Narration (2-3 sentences):")
     r"\[\s*(?:outcome|result|narration|answer|band|roll|engine|oracle)\b[^\]\n]{0,60}\]|"
     r"(?:^|(?<=[\]\n]))\s*(?:narration|narrative|outcome|response|output|story|roll|match|"
-    r"state changes|answer|odds asked)(?:\s*\([^)\n]{0,40}\))?\s*:|"
+    r"state changes|answer|odds asked|t\d{1,4})(?:\s*\([^)\n]{0,40}\))?\s*:|"
     # the facts' own labels (facts.resolution_brief), echoed mid-line
     r"\bthe rule's words for this outcome\b",
     re.I,

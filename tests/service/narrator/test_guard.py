@@ -1251,3 +1251,34 @@ def test_a_graze_told_as_the_target_not_hit_and_a_strong_hit_named_in_go_forth()
     assert "outcome" in failed("You climb the broken stair with a strong hit.", success)
     # the character's heart pounding alone is the body's, not a feeling told
     assert "player_agency" not in failed("You climb, your heart pounding in your chest.", success)
+
+
+@pytest.mark.parametrize(
+    ("text", "expect", "check"),
+    [
+        # the seventh real run's narrations that reached the player, each by its generic kind
+        ("You charm the doorman. You feel more alive than ever before.", STRONG, "player_agency"),
+        ("You climb the cliff. You're relieved when the door is open.", STRONG, "player_agency"),
+        ("You sneak aboard. Your heart races as you try to decide what to do next.", WEAK,
+         "player_agency"),
+        ("T5: You cut the mooring lines and let the galleon drift.", MISS, "form"),
+        ("He encounters a passage that reveals two ticks on his discovery legacy track.", MISS,
+         "changes"),
+    ],
+)  # fmt: skip
+def test_a_seventh_real_runs_contradictions(text: str, expect: Expectation, check: str) -> None:
+    assert check in failed(text, expect.model_copy(update={"changes": ()}))
+
+
+def test_the_thing_sought_found_on_a_failure() -> None:
+    # Storyteller: a failure is no success; "you find a small, faded letter" when the player
+    # searched for the letter tells one
+    search = _expect("storyteller", "simple", "failure", (1, 2)).model_copy(
+        update={"action": "I search the haven for the hidden letter"}
+    )
+    assert "outcome" in failed("You find a small, faded letter stuck in a corner.", search)
+    assert "outcome" not in failed("You search the haven and find the haven empty.", search)
+    assert "outcome" not in failed("You find a rat's nest, and no letter.", search)
+    # "You are victorious!" tells the win, not a feeling
+    win = _expect("storyteller", "resisted", "win", (2,))
+    assert "player_agency" not in failed("You stare down the rival. You are victorious!", win)
