@@ -2205,6 +2205,21 @@ def _name_patterns(names: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w'])(?P<n>{alternatives})(?![\w'])")
 
 
+@lru_cache(maxsize=64)
+def _stat_patterns(stats: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Another stat said to be rolled ("+dexterity", "roll with iron"), and one named as the
+    roll ("Your Might check", "a Finesse save": capitalised, since "you might check" is prose),
+    compiled once per system's stats: the guard runs on every streamed prefix."""
+    alternatives = "|".join(re.escape(s) for s in sorted(stats))
+    titled = "|".join(re.escape(s.title()) for s in sorted(stats))
+    stat_used = re.compile(
+        rf"\+\s?(?:{alternatives})\b|\b(?:{alternatives})\s?\+\s?\d|\b(?:roll(?:s|ed|ing)?|"
+        rf"add(?:s|ed|ing)?|using|with)\s+(?:your\s+|his\s+|her\s+)?\+?(?:{alternatives})\b"
+        rf"(?!\s+(?:of|and)\b)|\((?:{alternatives})\)"
+    )
+    return stat_used, re.compile(rf"\b(?:{titled})\s+(?:check|save|roll|test)s?\b")
+
+
 def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
     bad: list[str] = []
     text = _unquoted(prepared)
@@ -2220,16 +2235,8 @@ def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
             bad.append(_excerpt(text, m.start(), m.end() + 6))
     if expect.other_stats:
         low = text.lower()
-        stats = "|".join(re.escape(s) for s in sorted(expect.other_stats))
-        stat_used = re.compile(
-            rf"\+\s?(?:{stats})\b|\b(?:{stats})\s?\+\s?\d|\b(?:roll(?:s|ed|ing)?|add(?:s|ed|ing)?|"
-            rf"using|with)\s+(?:your\s+|his\s+|her\s+)?\+?(?:{stats})\b(?!\s+(?:of|and)\b)"
-            rf"|\((?:{stats})\)"
-        )
+        stat_used, named_roll = _stat_patterns(expect.other_stats)
         bad.extend(_excerpt(low, m.start(), m.end()) for m in stat_used.finditer(low))
-        # "Your Might check", "a Finesse save": capitalised, since "you might check" is prose
-        titled = "|".join(re.escape(s.title()) for s in sorted(expect.other_stats))
-        named_roll = re.compile(rf"\b(?:{titled})\s+(?:check|save|roll|test)s?\b")
         bad.extend(_excerpt(text, m.start(), m.end()) for m in named_roll.finditer(text))
     if bad:
         rolled = ", ".join(x for x in (expect.move, expect.stat and f"+{expect.stat}") if x)
