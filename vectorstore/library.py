@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 SOURCES_DIR = Path(__file__).parent / "sources"
 CHUNKER_VERSION = "4"  # bump when chunking changes: every text is re-chunked (ids mostly stable)
 DEPTH = 40  # candidates taken from each retriever before fusion
+QUERY_VECTORS_KEPT = 64  # recent queries' embeddings kept (a few KB each)
 # Hybrid search fuses the two rankings by reciprocal rank fusion (RRF_K is the usual constant).
 # With two retrievers RRF ties often (first in one and second in the other scores the same as the
 # reverse); such ties are broken by the score blend VECTOR_WEIGHT * cosine / best cosine +
@@ -103,6 +104,7 @@ class Library:
         self.sources_dir = sources_dir
         self.docs: dict[str, dict[str, Any]] = {}
         self._lock = threading.RLock()
+        self._query_vectors: dict[str, list[float]] = {}  # oldest first
         self._keyword: KeywordIndex | None = None
         self._chunks: dict[str, Chunk] = {}
         self._names = NameIndex([])
@@ -425,9 +427,22 @@ class Library:
     def keyword_ranking(self, query: str, systems: Sequence[str] | None) -> list[str]:
         return [i for i, _ in _best(self.keyword_scores(query, systems))[:DEPTH]]
 
+    def _query_vector(self, query: str) -> list[float]:
+        """The query's embedding, kept for the last few queries: the rules chat asks for the
+        same question's similarity right after searching it (one embedding, not two)."""
+        with self._lock:
+            vector = self._query_vectors.get(query)
+        if vector is None:
+            vector = self.embeddings.embed_query(query)
+            with self._lock:
+                self._query_vectors[query] = vector
+                while len(self._query_vectors) > QUERY_VECTORS_KEPT:
+                    self._query_vectors.pop(next(iter(self._query_vectors)))
+        return vector
+
     def vector_scores(self, query: str, systems: Sequence[str] | None) -> dict[str, float]:
         """Cosine similarity of the nearest passages: each passage scores its best window."""
-        vector = self.embeddings.embed_query(query)
+        vector = self._query_vector(query)
         best: dict[str, float] = {}
         for vid, distance in self.index.query(vector, DEPTH * 2, systems):
             best.setdefault(vid.partition("#")[0], 1.0 - distance)  # nearest window first

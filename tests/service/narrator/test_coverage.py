@@ -72,3 +72,17 @@ def test_the_rules_chat_applies_the_floor_of_its_embeddings(
     ).json()
     assert body["answer"].startswith("Not in these rules") is refused
     assert body["covered"] is not refused
+
+
+def test_a_question_searched_then_measured_is_embedded_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the rules chat searches a question, then asks how near the texts come to it
+    library, _, embeddings = memory_library(tmp_path)
+    asked: list[str] = []
+    embed = embeddings.embed_query
+    monkeypatch.setattr(embeddings, "embed_query", lambda text: asked.append(text) or embed(text))
+    question = "zyxxy qwopp flarn"  # no glossary term: the search embeds the words as asked
+    library.search(question, system="sundered_isles", k=4)
+    library.similarity(question, "sundered_isles")
+    assert asked == [question]
