@@ -1171,8 +1171,9 @@ def test_a_fourth_real_runs_strong_hit_overboard_and_weak_hit_refused() -> None:
 
 
 def test_an_opponents_win_told_as_the_prize_taken() -> None:
-    # Roll Under, an opposed roll the opponent wins (a real model: "you retrieved the map from
-    # his body ... and moved toward the next room")
+    # Roll Under: "To determine an outcome, both opponents make Ability Saves, and the lowest roll
+    # succeeds." The opponent's won; a real model told "you retrieved the map from his body ...
+    # and moved toward the next room".
     lost = _expect("roll_under", "opposed", "opponent_wins", (3, 5), "Kell").model_copy(
         update={"action": "I arm-wrestle the orc for the map"}
     )
@@ -1212,7 +1213,8 @@ def test_the_characters_death_told_that_the_engine_did_not_record() -> None:
 
 
 def test_a_contrast_cut_off_undoes_nothing_and_the_character_pushed_through() -> None:
-    # "The ghoul turned around and spotted you, but he" (a reply stopped by the token limit)
+    # "On a strong hit, you are successful." -- not "The ghoul turned around and spotted you,
+    # but he" (a reply stopped by the token limit: the "but" undoes nothing)
     assert "outcome" in failed("The ghoul turned around and spotted you, but he", STRONG)
     assert "outcome" not in failed(
         "The ghoul turned and spotted you, but he saw only a beggar.", STRONG
@@ -1239,6 +1241,9 @@ def test_a_contrast_cut_off_undoes_nothing_and_the_character_pushed_through() ->
     ],
 )  # fmt: skip
 def test_a_sixth_real_runs_contradictions(text: str, expect: Expectation, check: str) -> None:
+    # Outcomes: "On a strong hit, you are successful." / "On a miss, you fail, or a momentary
+    # success is undermined by a dire turn of events." The rest is the narration prompt's rule:
+    # "Never make 'you' speak, decide, choose, act beyond the attempt, or feel".
     known = expect.model_copy(update={"changes": ()})
     assert check in failed(text, known)
 
@@ -1267,12 +1272,15 @@ def test_a_graze_told_as_the_target_not_hit_and_a_strong_hit_named_in_go_forth()
     ],
 )  # fmt: skip
 def test_a_seventh_real_runs_contradictions(text: str, expect: Expectation, check: str) -> None:
+    # The narration prompt: "Never make 'you' speak, decide, choose, act beyond the attempt, or
+    # feel"; "Mention numbers only as the facts give them" (and changes only as the engine made).
     assert check in failed(text, expect.model_copy(update={"changes": ()}))
 
 
 def test_the_thing_sought_found_on_a_failure() -> None:
-    # Storyteller: a failure is no success; "you find a small, faded letter" when the player
-    # searched for the letter tells one
+    # Storyteller: "Every die a player rolls that comes up equal to or greater than the
+    # difficulty, is a success." None came up: "you find a small, faded letter", when the player
+    # searched for the letter, tells one
     search = _expect("storyteller", "simple", "failure", (1, 2)).model_copy(
         update={"action": "I search the haven for the hidden letter"}
     )
