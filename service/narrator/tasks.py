@@ -205,7 +205,6 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
             character=req.character or "unnamed",
             action=facts.delimit(req.action),
             outcome=facts.resolution_brief(resolution),
-            passages=facts.passages_block(passages, limit=900),
             context=facts.delimit(req.context or "(none given)"),
             correction=correction,
         )

@@ -470,7 +470,6 @@ def _narration(
         return get_prompt("narration").render(
             system_name=system.name, character=character, action=facts.delimit(words),
             outcome=facts.resolution_brief(resolution),
-            passages="(the rule's words for this outcome are in the engine's resolution below)",
             context=facts.delimit(situation), correction=correction,
         )  # fmt: skip
 

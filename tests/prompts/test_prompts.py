@@ -43,7 +43,7 @@ def test_provider_settings_are_not_prompt_data() -> None:
 
 def test_rendering_reports_every_missing_variable_at_once() -> None:
     with pytest.raises(PromptError, match="missing action, character, context"):
-        get_prompt("narration").render(system_name="x", outcome="o", passages="p", correction="")
+        get_prompt("narration").render(system_name="x", outcome="o", correction="")
 
 
 def test_a_render_puts_player_words_inside_their_tags() -> None:
@@ -74,8 +74,11 @@ def test_the_narration_prompt_says_you_and_where_the_rules_words_are() -> None:
     rendered = get_prompt("narration").render(
         system_name="Sundered Isles", character="unnamed", action="<action>x</action>",
         outcome="Outcome: miss", context="(none)", correction="",
-        passages="(the rule's words for this outcome are in the engine's resolution below)",
     )  # fmt: skip
     text = rendered.system + rendered.user
-    assert 'Call the player\'s character "you"' in text and "below" in text
+    assert 'Call the player\'s character "you"' in text
+    # The rule's words reach it once, in the engine's resolution (facts.resolution_brief); the
+    # passages found are not repeated to it (a small model echoed <passage> tags and other bands'
+    # words from them).
+    assert "Outcome: miss" in rendered.user and "<passage" not in text
     assert "strong hit:" in text and "weak hit:" in text and "miss:" in text
