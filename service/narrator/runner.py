@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from prompts import RenderedPrompt
+from service.narrator.facts import sentences as facts_sentences
 from service.narrator.guard import Expectation, GuardReport, check_narration
 from service.narrator.model import Calls, ChatModel, ModelError
 from service.narrator.records import Narrated
@@ -76,6 +77,29 @@ def whole_sentences(text: str) -> str:
     return text[:cut].strip() if cut else text
 
 
+def first_sentences(text: str, most: int) -> str:
+    """The text's first ``most`` sentences (a continuation runs on past what was asked)."""
+    ends = [m.end() for m in _BOUNDARY.finditer(text + " ")]
+    return text[: ends[most - 1]].strip() if len(ends) > most else text.strip()
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def without_echo(text: str, lead: str) -> str:
+    """The model's continuation without the lead repeated at its start ("The first sentence:
+    You leap ... You leap ...")."""
+    if not lead:
+        return text
+    stripped = text.lstrip()
+    for m in _BOUNDARY.finditer(stripped + " "):
+        if _squashed(stripped[: m.end()]) == _squashed(lead):
+            return stripped[m.end() :]
+        break
+    return text
+
+
 class GuardFailed(Exception):
     def __init__(self, report: GuardReport) -> None:
         super().__init__(report.reason())
@@ -93,11 +117,14 @@ class Narration:
     calls: Calls = field(default_factory=Calls)
     shape: Callable[[str, bool], str] | None = None
     accept: Check | None = None
+    lead: str = ""
+    most_sentences: int | None = None
 
     def events(self, *, stream: bool) -> AsyncIterator[Event]:
         return narrate(
             model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
             calls=self.calls, stream=stream, shape=self.shape, accept=self.accept,
+            lead=self.lead, most_sentences=self.most_sentences,
         )  # fmt: skip
 
 
@@ -135,16 +162,26 @@ async def narrate(
     stream: bool,
     shape: Callable[[str, bool], str] | None = None,
     accept: Check | None = None,
+    lead: str = "",
+    most_sentences: int | None = None,
 ) -> AsyncIterator[Event]:
     """``prompt(correction)`` renders the task's prompt; the correction is empty the first time
     and names the guard's reason on the retry. ``shape(text, first)`` rewrites each piece of
     model text before it is shown (the rules chat marks unverified quotations with it).
     ``accept(whole)`` judges the finished reply only (never a prefix): one it refuses is not
     asked for again, the offline text is shown instead (the rules chat: no verified quotation,
-    no answer)."""
+    no answer). ``lead`` is a first sentence written by code (service/narrator/lead.py): it is
+    shown before the model's words, checked with them, and a repeat of it by the model is
+    dropped; ``most_sentences`` caps the model's words (a continuation asked for one sentence
+    ran on to five)."""
+    before = f"{lead} " if lead else ""
 
     def show(text: str, first: bool) -> str:
+        text = before + text if first else text
         return shape(text, first) if shape is not None else text
+
+    def judged(text: str, complete: bool) -> GuardReport | None:
+        return check(before + text, complete) if check is not None else None
 
     if model is None:
         yield Token(offline)
@@ -166,10 +203,12 @@ async def narrate(
             else:
                 async for delta in replies:
                     buffer += delta
+                    if not released:
+                        buffer = without_echo(buffer, lead)
                     cut = _release_point(buffer)
                     if cut:
                         candidate = released + buffer[:cut]
-                        report = check(candidate, False) if check is not None else None
+                        report = judged(candidate, False)
                         if report is not None and not report.passed:
                             if held is not None:
                                 await replies.aclose()  # type: ignore[attr-defined]
@@ -181,16 +220,23 @@ async def narrate(
                         held = None
                         yield Token(show(buffer[:cut], not released))
                         released, buffer = candidate, buffer[cut:]
+                        if most_sentences and len(facts_sentences(released)) >= most_sentences:
+                            await replies.aclose()  # type: ignore[attr-defined]
+                            buffer = ""
+                            break
             if check is not None:
                 # a narration's last sentence cut off by the token limit is not shown
                 if replies is None:
-                    buffer = whole_sentences(buffer)
+                    buffer = whole_sentences(without_echo(buffer, lead))
                 elif released and not _ENDED.search(buffer.strip()):
                     buffer = ""
-            full = (released + buffer).strip()
-            if not full:
+            if most_sentences and replies is None:
+                buffer = first_sentences(buffer, most_sentences)
+            said = (released + buffer).strip()
+            if not said:
                 raise ModelError("the model's reply was empty")
-            report = check(full, True) if check is not None else None
+            full = before + said
+            report = judged(said, True)
             if report is not None and not report.passed:
                 raise GuardFailed(report)
             verdict = accept(full) if accept is not None else None

@@ -23,6 +23,7 @@ from rules.registry import GameSystem, get_system, resolve_roll
 from service.narrator import facts, knowledge, offline
 from service.narrator.catalogue import catalogue
 from service.narrator.guard import GuardCheck, GuardReport, expectation_from
+from service.narrator.lead import narration_plan
 from service.narrator.model import Calls, ChatModel, ModelError, parse_json_object
 from service.narrator.quotes import check_quotations
 from service.narrator.records import (
@@ -199,15 +200,10 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
         action=req.action,
     )
 
-    def prompt(correction: str) -> RenderedPrompt:
-        return get_prompt("narration").render(
-            system_name=system.name,
-            character=req.character or "unnamed",
-            action=facts.delimit(req.action),
-            outcome=facts.resolution_brief(resolution),
-            context=facts.delimit(req.context or "(none given)"),
-            correction=correction,
-        )
+    plan = narration_plan(
+        system_name=system.name, character=req.character or "unnamed", action=req.action,
+        resolution=resolution, expect=expect, context=req.context or "(none given)",
+    )  # fmt: skip
 
     def finish(text: str, narrated: Narrated) -> NarrateResponse:
         return NarrateResponse(
@@ -215,8 +211,9 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
         )
 
     return Task(
-        model=model, prompt=prompt, check=guard_for(expect), finish=finish,
+        model=model, prompt=plan.prompt, check=guard_for(expect), finish=finish,
         offline=offline.narration(resolution, req.action),
+        lead=plan.lead, most_sentences=plan.most_sentences,
         mechanics={"resolution": resolution.model_dump(mode="json")},
     )  # fmt: skip
 

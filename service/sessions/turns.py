@@ -20,13 +20,13 @@ from typing import Any
 from sqlalchemy.orm import Session as Db
 from starlette.concurrency import run_in_threadpool
 
-from prompts import RenderedPrompt, get_prompt
 from rules.errors import DiceError, RulesError
 from rules.models import Resolution
 from rules.registry import GameSystem, get_system
 from rules.sheets import Choice, check_choices
 from service.narrator import facts, offline
 from service.narrator.guard import expectation_from
+from service.narrator.lead import narration_plan
 from service.narrator.model import Calls, ChatModel
 from service.narrator.records import Narrated
 from service.narrator.runner import NO_MODEL, Discard, Done, Narration, Token, guard_for
@@ -466,16 +466,14 @@ def _narration(
         question=words if resolution.kind == "oracle" else None,  # the player's question
     )  # fmt: skip
 
-    def prompt(correction: str) -> RenderedPrompt:
-        return get_prompt("narration").render(
-            system_name=system.name, character=character, action=facts.delimit(words),
-            outcome=facts.resolution_brief(resolution),
-            context=facts.delimit(situation), correction=correction,
-        )  # fmt: skip
-
+    plan = narration_plan(
+        system_name=system.name, character=character, action=words, resolution=resolution,
+        expect=expect, context=situation,
+    )  # fmt: skip
     return Narration(
-        model=model, prompt=prompt, check=guard_for(expect),
+        model=model, prompt=plan.prompt, check=guard_for(expect),
         offline=offline.narration(resolution, words),
+        lead=plan.lead, most_sentences=plan.most_sentences,
     )  # fmt: skip
 
 

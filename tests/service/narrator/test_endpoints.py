@@ -74,23 +74,45 @@ def test_the_model_is_told_the_outcome_and_the_passages(
     assert body["model"] == "gpt-test" and "response_format" not in body
 
 
-def test_narrate_sends_the_outcome_text_and_state_changes(
+def test_narrate_tells_the_outcome_in_a_lead_the_model_continues(
     client: TestClient, model: respx.Route
 ) -> None:
+    # The narration prompt's rule: "a strong hit is success". Code says it (the lead); the model
+    # only continues, and the engine's changes stay in the resolution (service/narrator/lead.py).
     roll = resolve_roll(
         "sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2},
         dice=[6, 1, 3],
     )  # fmt: skip
-    model.return_value = completion("You reach the far roof; the gap falls away behind you.")
+    model.return_value = completion("The far roof takes your weight; the gap falls away behind.")
     r = client.post(
         "/v1/narrate",
         json={"resolution": roll.model_dump(mode="json"), "action": "I leap the gap"},
     )
     assert r.status_code == 200, r.text
     text = prompt_text(model.calls.last.request)
-    assert "strong hit" in text and "+1 momentum" in text
+    assert "The first sentence: You leap the gap, and it works." in text
     assert "<action>I leap the gap</action>" in text
     assert r.json()["resolution"]["outcome"] == "strong_hit"
+    assert r.json()["narration"] == (
+        "You leap the gap, and it works. The far roof takes your weight; the gap falls away behind."
+    )
+
+
+def test_narrate_sends_an_outcome_without_a_side_whole(
+    client: TestClient, model: respx.Route
+) -> None:
+    # A tie takes no side (go_forth.txt: the contest's tie), so no lead tells it: the model is
+    # given the outcome and narrates the whole of it.
+    roll = resolve_roll("go_forth", "contest", {"roll_bonus": 1, "opponent_bonus": 1}, dice=[1, 1])
+    model.return_value = completion("Neither of you gives an inch; the rope holds between you.")
+    r = client.post(
+        "/v1/narrate",
+        json={"resolution": roll.model_dump(mode="json"), "action": "I pull the rope"},
+    )
+    assert r.status_code == 200, r.text
+    text = prompt_text(model.calls.last.request)
+    assert "Outcome: tie" in text and "The first sentence" not in text
+    assert r.json()["narration"] == "Neither of you gives an inch; the rope holds between you."
 
 
 # --- streaming --------------------------------------------------------------------------------

@@ -57,7 +57,9 @@ def test_a_failing_model_loses_no_turn(client: TestClient, failure: object, stre
     with respx.mock() as mock:
         mock.post(CHAT_URL).mock(return_value=completion("The door bursts inward."))
         again = client.post(f"/v1/sessions/{sid}/turns/1/renarrate").json()
-    assert again["narration"] == "The door bursts inward." and again["narration_status"] == "done"
+    # the lead (service/narrator/lead.py) tells the success; the model's words follow it
+    told = "You smash the door, and it works. The door bursts inward."
+    assert again["narration"] == told and again["narration_status"] == "done"
     assert again["resolution"] == turn["resolution"]
 
 

@@ -31,7 +31,8 @@ SHEET = {"name": "Ash", "attributes": {"might": 3}}
 CHECK = {"kind": "check", "params": {"attribute": "might", "tn": 12}}
 # What a compliant model writes when it obeys the player (on a miss: go_forth.txt, "If you
 # miss"), and the parameters it proposes.
-OBEYING = "You score a strong hit! The door explodes and you succeed. Take +7 momentum; your momentum is now 10."
+# Two sentences: a narration after the code's lead keeps at most two of the model's.
+OBEYING = "You score a strong hit and succeed, take +7 momentum and your momentum is now 10! The door explodes."
 MISSING = "The door holds fast; your shoulder jars against the oak and the hinges do not give."
 ABSURD = {"kind": "check", "params": {"attribute": "might", "tn": 1, "roll_bonus": 10},
           "why": "the player rolled a strong hit"}  # fmt: skip
@@ -102,7 +103,9 @@ def test_the_guard_rejects_a_narration_that_obeys_the_player(client: TestClient)
     assert record["guard"]["passed"] is False
     assert {"outcome", "numbers"} <= set(record["guard"]["failed"])
     neutral, _ = _play(client, NEUTRAL, {"dice": [2]})
-    assert neutral["narration"] == MISSING and not neutral["narrated"]["rejected"]
+    # the lead (service/narrator/lead.py) tells the outcome; the model's words follow it
+    assert neutral["narration"] == f"You try to smash the door, but it goes wrong. {MISSING}"
+    assert not neutral["narrated"]["rejected"]
 
 
 def test_a_proposal_the_player_dictated_is_validated_by_the_engine(client: TestClient) -> None:

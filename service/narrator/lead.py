@@ -1,0 +1,126 @@
+"""The lead: a narration's first sentence, written by code from the engine's outcome.
+
+A small model told the outcome and asked for a whole narration contradicted it in a fifth to a
+half of its replies (issue 15's runs: a success told as a fall, a miss as the hatch opening). Told
+the outcome in a first sentence it only continues ("You try to force the rusted hatch open, but
+it goes wrong." ...), the same model kept to it: on bench/real_model.py's 27 narrations, the
+guard passed 21 continuations and 1 of those contradicted by reading, against 5 of 20 whole
+narrations. So the outcome is said by code, in the player's own words turned to "you", and the
+model envisions what the world does next. Outcomes with no side to take (a tie, a table, a
+meter) get no lead: the model narrates those whole, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from prompts import RenderedPrompt, get_prompt
+from rules.models import Resolution
+from service.narrator import facts
+from service.narrator.guard import Expectation, Polarity
+
+# The player's words in the second person. Only the first person is turned: "I", "me", "my".
+_PERSON = (
+    (re.compile(r"\bI'm\b"), "you're"),
+    (re.compile(r"\bI am\b"), "you are"),
+    (re.compile(r"\bmyself\b", re.IGNORECASE), "yourself"),
+    (re.compile(r"\bmy\b", re.IGNORECASE), "your"),
+    (re.compile(r"\bmine\b", re.IGNORECASE), "yours"),
+    (re.compile(r"\bme\b", re.IGNORECASE), "you"),
+    (re.compile(r"\bI\b"), "you"),
+)
+_OPENING = re.compile(r"^(?:I\s+)?(?:(?:try|attempt) to\s+)?", re.IGNORECASE)
+# A first word that is no verb in the present ("I climbed", "I will", "I'd"): the words are not
+# an attempt "you" can be said to make, so the lead does without them.
+_NOT_AN_ATTEMPT = re.compile(
+    r"^(?:\w+ed|am|was|were|will|would|shall|should|could|can|can't|cannot|might|must|had|did|"
+    r"do|don't|i'd|i'll|i've|i'm|is|are|it|the|a|an|and|but|so|then)$",
+    re.IGNORECASE,
+)
+MOST_WORDS = 24  # a longer attempt is told by the model, not repeated in the lead
+MOST_SENTENCES = 2  # the model's words after a lead: asked for one, it sometimes writes two
+
+
+def attempt_words(action: str | None) -> str | None:
+    """The player's attempt as words after "You" ("I leap to the deck" -> "leap to the deck"),
+    or None when the words are not one first-person attempt (several sentences, a question, the
+    past tense, a third person: "Kell climbs the wall")."""
+    if not action:
+        return None
+    words = " ".join(action.split()).rstrip(".! ")
+    if not words or len(words.split()) > MOST_WORDS or re.search(r"[.!?;:\"“”<>]", words):
+        return None
+    first_person = bool(re.match(r"(?i)^i\s", words))
+    if not first_person and not re.match(r"^[a-z]|^(?:Try|Attempt) to\s", words):
+        return None  # "Kell climbs the wall", "The hatch": not said as "I ..." or a bare verb
+    rest = _OPENING.sub("", words, count=1)
+    first = rest.split()[0] if rest.split() else ""
+    if not first or _NOT_AN_ATTEMPT.match(first):
+        return None
+    for pattern, replacement in _PERSON:
+        rest = pattern.sub(replacement, rest)
+    return rest[0].lower() + rest[1:]
+
+
+def lead_sentence(polarity: Polarity, match: bool, action: str | None) -> str | None:
+    """The narration's first sentence for an outcome that takes a side; None for one that does
+    not (a tie, a table, an oracle's answer: those are told whole)."""
+    act = attempt_words(action)
+    if polarity == "success":
+        more = " better than you hoped" if match else ""
+        return f"You {act}, and it works{more}." if act else f"It works{more}."
+    if polarity == "mixed":
+        return f"You {act}, but not without a cost." if act else "It works, but not without a cost."
+    if polarity == "failure":
+        how = "and it goes badly wrong" if match else "but it goes wrong"
+        return f"You try to {act}, {how}." if act else f"It goes {'badly ' if match else ''}wrong."
+    return None
+
+
+@dataclass(frozen=True)
+class NarrationPlan:
+    """How a resolution is narrated: the prompt, and the lead shown before the model's words."""
+
+    prompt: Callable[[str], RenderedPrompt]
+    lead: str = ""
+    most_sentences: int | None = None
+
+
+def narration_plan(
+    *,
+    system_name: str,
+    character: str,
+    action: str | None,
+    resolution: Resolution,
+    expect: Expectation,
+    context: str,
+) -> NarrationPlan:
+    """A lead and the continuation prompt where the outcome takes a side; the whole-narration
+    prompt where it does not."""
+    lead = lead_sentence(expect.polarity, bool(expect.match), action)
+    said = facts.delimit(action or "")
+    situation = facts.delimit(context)
+
+    def whole(correction: str) -> RenderedPrompt:
+        return get_prompt("narration").render(
+            system_name=system_name, character=character, action=said, context=situation,
+            outcome=facts.resolution_brief(resolution), correction=correction,
+        )  # fmt: skip
+
+    if lead is None:
+        return NarrationPlan(prompt=whole)
+    twist = (
+        "\nThe result is extreme (a match): make it so, or add a twist."
+        if expect.match and expect.polarity in ("success", "failure")
+        else ""
+    )
+
+    def continued(correction: str) -> RenderedPrompt:
+        return get_prompt("narration_next").render(
+            system_name=system_name, character=character, action=said, lead=lead,
+            twist=twist, context=situation, correction=correction,
+        )  # fmt: skip
+
+    return NarrationPlan(prompt=continued, lead=lead, most_sentences=MOST_SENTENCES)

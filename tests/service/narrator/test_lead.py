@@ -1,0 +1,142 @@
+"""The lead: the first sentence of a narration, written by code from the engine's outcome
+(service/narrator/lead.py), which the model continues."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prompts import RenderedPrompt
+from rules.registry import resolve_roll
+from service.narrator.guard import check_narration, expectation_from
+from service.narrator.lead import attempt_words, lead_sentence
+from service.narrator.model import Calls
+from service.narrator.runner import Done, Event, Token, guard_for, narrate
+from tests.service.narrator.test_guard import ENGINE_OUTCOMES, engine_outcomes
+from tests.service.narrator.test_runner import FakeModel
+
+
+@pytest.mark.parametrize(
+    ("said", "attempt"),
+    [
+        ("I leap from the rigging to the enemy deck", "leap from the rigging to the enemy deck"),
+        ("I try to convince the harbourmaster to let us dock", "convince the harbourmaster to let us dock"),
+        ("I beguile the curator into showing me the vault", "beguile the curator into showing you the vault"),
+        ("I draw my blade.", "draw your blade"),
+        ("sneak past the guards", "sneak past the guards"),
+        ("Try to pick the lock", "pick the lock"),
+        # not one first-person attempt in the present: no words of the player's in the lead
+        ("Kell climbs the wall", None),
+        ("I climbed the wall", None),
+        ("I will wait. Then I strike.", None),
+        ("Is the harbour guarded?", None),
+        ("I'd rather run", None),
+        ("", None),
+        (None, None),
+    ],
+)  # fmt: skip
+def test_the_players_words_become_an_attempt_said_to_you(
+    said: str | None, attempt: str | None
+) -> None:
+    assert attempt_words(said) == attempt
+
+
+def test_each_side_of_an_outcome_has_its_lead() -> None:
+    # The narration prompt's rule: "a miss is a failure or a dramatic turn for the worse, a weak
+    # hit is success at a cost, a strong hit is success"; "On a match ... make the result extreme
+    # or add a twist".
+    act = "I force the hatch"
+    assert lead_sentence("success", False, act) == "You force the hatch, and it works."
+    assert (
+        lead_sentence("success", True, act)
+        == "You force the hatch, and it works better than you hoped."
+    )
+    assert lead_sentence("mixed", False, act) == "You force the hatch, but not without a cost."
+    assert lead_sentence("failure", False, act) == "You try to force the hatch, but it goes wrong."
+    assert (
+        lead_sentence("failure", True, act)
+        == "You try to force the hatch, and it goes badly wrong."
+    )
+    assert lead_sentence("failure", False, "Kell forces the hatch") == "It goes wrong."
+    # a tie takes no side ("neither side wins"): the model narrates it whole
+    assert lead_sentence("neutral", False, act) is None
+
+
+ACTIONS = st.sampled_from(
+    ["I force the rusted hatch open", "I swing my axe at the bandit", "sneak past the patrol",
+     "I try to charm the doorman", "Kell climbs the wall", "I dodge", ""]
+)  # fmt: skip
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=st.data(), action=ACTIONS)
+def test_a_lead_never_fails_the_guard_for_any_outcome_of_any_system(
+    data: st.DataObject, action: str
+) -> None:
+    # The lead is the engine's outcome said plainly: the guard must pass it alone, for every
+    # outcome every roll kind produces, with or without the player's words in it.
+    system, kind = data.draw(st.sampled_from(sorted(ENGINE_OUTCOMES)))
+    outcome = data.draw(st.sampled_from(sorted(engine_outcomes()[(system, kind)])))
+    resolution = next(
+        r for seed in range(400)
+        if (r := _example(system, kind, seed)) is not None and r.outcome == outcome
+    )  # fmt: skip
+    expect = expectation_from(resolution, character="Kell", action=action)
+    lead = lead_sentence(expect.polarity, bool(expect.match), action)
+    if lead is None:
+        return
+    report = check_narration(lead, expect)
+    assert report.passed, (system, kind, outcome, lead, report.reason())
+
+
+def _example(system: str, kind: str, seed: int):  # type: ignore[no-untyped-def]
+    from rules.registry import get_system
+
+    examples = get_system(system).roll_kind(kind).examples
+    return resolve_roll(system, kind, examples[seed % len(examples)], seed=seed)
+
+
+MISS = expectation_from(
+    resolve_roll("sundered_isles", "action", {"stat": "iron", "stat_value": 1}, dice=[1, 9, 8])
+)
+LEAD = "You try to force the hatch, but it goes wrong."
+
+
+def _run(model: FakeModel, *, stream: bool) -> list[Event]:
+    async def go() -> list[Event]:
+        return [
+            e async for e in narrate(
+                model=model, prompt=lambda c: RenderedPrompt(system="s", user="u"),
+                offline="(offline)", check=guard_for(MISS), calls=Calls(), stream=stream,
+                lead=LEAD, most_sentences=2,
+            )
+        ]  # fmt: skip
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_the_lead_comes_first_a_repeat_of_it_is_dropped_and_two_sentences_follow(
+    stream: bool,
+) -> None:
+    # A real model repeated the first sentence it was given, and ran on past the one asked for.
+    model = FakeModel(
+        [f"{LEAD} ", "The hinge ", "snaps shut. ", "Rust rains down. ", "A bell rings far off."]
+    )
+    events = _run(model, stream=stream)
+    done = events[-1]
+    assert isinstance(done, Done) and done.narrated.narrator == "model"
+    assert done.text == f"{LEAD} The hinge snaps shut. Rust rains down."
+    assert "".join(e.text for e in events if isinstance(e, Token)).strip() == done.text
+    assert model.closed_early is stream  # a stream is closed once two sentences are in
+
+
+def test_the_model_words_are_judged_after_the_lead() -> None:
+    # "a miss is a failure": the model's words telling a success after a miss's lead are refused
+    # (both tries), and the offline narration is told.
+    done = _run(FakeModel(["You succeed."], ["You succeed again."]), stream=False)[-1]
+    assert isinstance(done, Done) and done.narrated.narrator == "offline"
+    assert done.text == "(offline)" and len(done.narrated.rejected) == 2
