@@ -101,8 +101,8 @@ NARRATE: list[tuple[str, str, dict[str, Any], str, bool | None, str]] = [
 ]  # fmt: skip
 
 SPARKS: list[dict[str, Any]] = [
-    {"system": "sundered_isles", "table": "pay_the_price", "situation": "Kell failed to slip past the patrol", "seed": 1},
-    {"system": "sundered_isles", "table": "make_a_discovery", "situation": "Kell explores a sunken temple", "seed": 2},
+    {"system": "sundered_isles", "table": "pay_the_price", "situation": "Kell failed to slip past the patrol", "character": "Kell", "seed": 1},
+    {"system": "sundered_isles", "table": "make_a_discovery", "situation": "Kell explores a sunken temple", "character": "Kell", "seed": 2},
     {"system": "sundered_isles", "table": "begin_a_session", "situation": "a new session opens in port", "seed": 3},
     {"system": "elegy", "table": "pay_the_price", "situation": "the hunter is closing in", "seed": 4},
     {"system": "go_forth", "table": "severity", "situation": "a rockslide strikes the party", "seed": 5},

@@ -1640,7 +1640,7 @@ _EMOTION = (
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
 _PANICS = (
     r"(?:panic|panics|panicked|despair|despairs|despaired|lose heart|loses heart|lost heart|"
-    r"lose hope|loses hope|lost hope|steel|steels|steeled) "
+    r"lose hope|loses hope|lost hope|steel|steels|steeled)(?: |(?=[,;.!]))"
 )
 _WILLS = (
     r"(?:(?:make|makes|made|beat|beats) a (?:\w+ )?(?:retreat|exit|getaway|withdrawal)|"

@@ -128,6 +128,9 @@ class SparkRequest(_Request):
     system: SystemId
     table: str = Field(max_length=MAX_ID, examples=["pay_the_price"])
     situation: str | None = Field(None, max_length=MAX_CONTEXT)
+    character: str | None = Field(
+        None, max_length=80, description="the player's character (its feelings are the player's)"
+    )
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
 
     @field_validator("table")

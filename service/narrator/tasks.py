@@ -125,7 +125,9 @@ def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) ->
     resolution = resolve_roll(system.id, "table", {"table": table.id}, seed=req.seed)
     rows = facts.table_rows(resolution)
     passages = search(table.name, system.id, 2)
-    expect = expectation_from(resolution, extra_numbers=_asked_numbers(req.situation))
+    expect = expectation_from(
+        resolution, character=req.character, extra_numbers=_asked_numbers(req.situation)
+    )
 
     def prompt(correction: str) -> RenderedPrompt:
         return get_prompt("table").render(
@@ -134,6 +136,7 @@ def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) ->
             rows="\n".join(f"- {r}" for r in rows),
             passages=facts.passages_block(passages, limit=700),
             situation=facts.delimit(req.situation or "(none given)"),
+            character=req.character or "unnamed",
             correction=correction,
         )
 
