@@ -240,6 +240,12 @@ class Expectation(_Frozen):
     question: str | None = Field(
         None, description="the oracle's question, if asked: its proposition restated answers it"
     )
+    lead: str | None = Field(
+        None,
+        description="the narration's first sentence, written by code from the outcome "
+        "(service/narrator/lead.py): what follows it is the world's response, never the "
+        "character's acts",
+    )
 
 
 _DIGITS = re.compile(r"\d+")
@@ -2254,7 +2260,10 @@ def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
 _SCAFFOLD = re.compile(
     r"</?\s*(?:passage|action|context|situation|question|outcome|conversation|br)\b[^>]*>|"
     r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
-    r"the situation so far|the player's character|write the narration again)\b|"
+    r"the situation so far|the player's character|write the narration again|"
+    r"the first sentence|write the next sentence)\b|"
+    # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
+    r"\bt\d{1,4}:(?=\s)|"
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
     # "Narration (2-3 sentences):")
     r"\[\s*(?:outcome|result|narration|answer|band|roll|engine|oracle)\b[^\]\n]{0,60}\]|"
@@ -2335,4 +2344,108 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         _check_names(prepared, expect),
         _check_form(text),
     ]
+    if expect.lead and text.lstrip().startswith(expect.lead):
+        checks = _with_continuation(checks, text.lstrip()[len(expect.lead) :], expect)
     return GuardReport(passed=all(c.passed for c in checks), checks=checks)
+
+
+# --- after a lead: the world's response, not the character's acts -------------------------------
+
+
+# After the code's lead the model is asked for "how the place, the weather, other people or
+# creatures respond", and "Never say what "you" do next". So there the character may only be
+# the subject of a verb of perception or being, of what befalls them, or of the player's own
+# words ("As you study the walls"): an allowed list, not a list of forbidden acts (a real model's
+# acts past the attempt were each new: "You quickly adjust the hinges", "You explain to the
+# harbourmaster", "Kell carefully scanned the fog bank", "You enter the bar").
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_PERCEIVE_OR_BE = _word_set(
+    """see sees saw seen hear hears heard notice notices noticed spot spots spotted smell smells
+    smelled smelt sense senses sensed feel feels felt watch watches watched glimpse glimpses
+    glimpsed catch catches caught taste tastes tasted realise realises realised realize realizes
+    realized know knows knew find finds found are were re have has had ve can cannot could
+    may might must will would should shall do does did don didn won wouldn couldn isn aren
+    wasn weren remain remains remained stay stays stayed seem seems seemed appear appears
+    appeared become becomes became get gets got reach reaches reached arrive arrives arrived
+    land lands landed emerge emerges emerged end ends ended stand stands stood manage manages
+    managed succeed succeeds succeeded make makes made was is am balance balances steady
+    steadies breathe breathes recover recovers cling clings brace braces"""
+)
+# What befalls the character: a failure's or a cost's, never a success's ("You climb the cliff
+# to the watchtower, and it works. ... you lose balance. You fall and break your leg.").
+_BEFALLS = _word_set(
+    """fall falls fell fallen stumble stumbles stumbled slip slips slipped lose loses lost sink
+    sinks sank struggle struggles struggled tire tires tired drop drops dropped miss misses
+    missed fail fails failed choke chokes choked gasp gasps gasped crash crashes crashed tumble
+    tumbles tumbled slide slides slid plunge plunges plunged collapse collapses collapsed bleed
+    bleeds bled break breaks broke hit hits wake wakes woke awake cough coughs coughed
+    stagger staggers staggered reel reels reeled freeze"""
+)
+_CLAUSE_START = (
+    r"(?:^\s*|(?<=[.!?;:,—])\s*|\b(?:and|but|as|when|while|so|then|until|before|after|because|"
+    r"that|where|once|though|although|since|now|yet)\s+)"
+)
+_ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\s+)*"
+
+
+@lru_cache(maxsize=64)
+def _acting_subject(character: str | None) -> re.Pattern[str]:
+    names = _names(character)
+    return re.compile(
+        rf"{_CLAUSE_START}(?P<who>you|{names})\s+{_ADVERBS}(?P<verb>[a-z]+)(?:'(?P<tail>[a-z]+))?",
+        re.IGNORECASE | re.M,
+    )
+
+
+def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list[str]]:
+    """In the model's words after the lead: the character's acts (not perceiving, being, or
+    what befalls them, nor the player's own verbs), and on a success what befalls them."""
+    acts: list[str] = []
+    befalls: list[str] = []
+    stated = {w[:4] for w in re.findall(r"[a-z]{3,}", (expect.action or "").lower())}
+    plain = _unquoted(words)
+    for m in _acting_subject(expect.character).finditer(plain):
+        verb = m.group("verb").lower()
+        if m.group("tail") or verb in ("and", "or", "yourself", "too", "alone", "all"):
+            continue  # "you're", "you and the captain"
+        if verb in ("try", "tries", "tried", "begin", "begins", "began", "start", "starts"):
+            after = re.match(r"\s+to\s+([a-z]+)", plain[m.end() :], re.IGNORECASE)
+            verb = after.group(1).lower() if after else verb
+        said = _excerpt(plain, m.start("who"), m.end())
+        if verb[:4] in stated:
+            continue
+        if verb in _BEFALLS:
+            if expect.polarity == "success":
+                befalls.append(said)
+            continue
+        if verb not in _PERCEIVE_OR_BE:
+            acts.append(said)
+    return acts, befalls
+
+
+def _with_continuation(
+    checks: list[GuardCheck], words: str, expect: Expectation
+) -> list[GuardCheck]:
+    acts, befalls = _continuation_acts(words, expect)
+    extra = {
+        "player_agency": f"the character acts after the outcome: {_quoted_list(acts)}"
+        if acts
+        else "",
+        "outcome": f"a success told as harm befalling you: {_quoted_list(befalls)}"
+        if befalls
+        else "",
+    }
+    merged = []
+    for check in checks:
+        if more := extra.get(check.id):
+            reason = f"{check.reason}; {more}" if check.reason else more
+            check = GuardCheck(id=check.id, passed=False, reason=reason)
+        merged.append(check)
+    return merged
+
+
+def _quoted_list(items: list[str]) -> str:
+    return ", ".join(f"'{i}'" for i in items)

@@ -87,6 +87,11 @@ class NarrationPlan:
     lead: str = ""
     most_sentences: int | None = None
 
+    def judged(self, expect: Expectation) -> Expectation:
+        """The expectation the guard holds the narration to: after a lead, the model's words
+        are the world's response (guard.py: the character may not act there)."""
+        return expect.model_copy(update={"lead": self.lead}) if self.lead else expect
+
 
 def narration_plan(
     *,

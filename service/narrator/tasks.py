@@ -214,7 +214,7 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
         )
 
     return Task(
-        model=model, prompt=plan.prompt, check=guard_for(expect), finish=finish,
+        model=model, prompt=plan.prompt, check=guard_for(plan.judged(expect)), finish=finish,
         offline=offline.narration(resolution, req.action),
         lead=plan.lead, most_sentences=plan.most_sentences,
         mechanics={"resolution": resolution.model_dump(mode="json")},

@@ -471,7 +471,7 @@ def _narration(
         expect=expect, context=situation,
     )  # fmt: skip
     return Narration(
-        model=model, prompt=plan.prompt, check=guard_for(expect),
+        model=model, prompt=plan.prompt, check=guard_for(plan.judged(expect)),
         offline=offline.narration(resolution, words),
         lead=plan.lead, most_sentences=plan.most_sentences,
     )  # fmt: skip

@@ -140,3 +140,69 @@ def test_the_model_words_are_judged_after_the_lead() -> None:
     done = _run(FakeModel(["You succeed."], ["You succeed again."]), stream=False)[-1]
     assert isinstance(done, Done) and done.narrated.narrator == "offline"
     assert done.text == "(offline)" and len(done.narrated.rejected) == 2
+
+
+def _after_lead(
+    system: str, kind: str, params: dict, dice: list[int], action: str, character: str = "Kell"
+):  # type: ignore[no-untyped-def,type-arg]
+    resolution = resolve_roll(system, kind, params, dice=dice)
+    expect = expectation_from(resolution, character=character, action=action)
+    lead = lead_sentence(expect.polarity, bool(expect.match), action)
+    assert lead is not None
+    return lead, expect.model_copy(update={"lead": lead})
+
+
+STRONG_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, [6, 1, 3])  # fmt: skip
+WEAK_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, [3, 4, 7])  # fmt: skip
+GO_FORTH_SUCCESS = ("go_forth", "check", {"roll_bonus": 3, "tn": 12}, [15])
+GO_FORTH_FAILURE = ("go_forth", "check", {"roll_bonus": 3, "tn": 12}, [2])
+
+
+@pytest.mark.parametrize(
+    ("roll", "action", "words", "flagged"),
+    [
+        # A real model's continuations (bench/real_model.py, run 8), after the code's lead. The
+        # continuation prompt: "Never say what "you" do next, say, decide, think or feel".
+        (WEAK_FACE_DANGER, "I try to convince the harbourmaster to let us dock",
+         "You explain to the harbourmaster that your ship's provisions are low.", "player_agency"),
+        (STRONG_FACE_DANGER, "I tear the iron gate off its hinges",
+         "You quickly adjust the hinges to secure the gate properly.", "player_agency"),
+        (STRONG_FACE_DANGER, "I hide in the fog bank and wait for the cutter",
+         "Kell carefully scanned the fog bank, looking for a way out.", "player_agency"),
+        (STRONG_FACE_DANGER, "I charm the doorman into letting me pass",
+         "You enter the bar, and a warm smile spreads across the doorman's face.", "player_agency"),
+        # "a strong hit is success": what befalls you on a success contradicts it
+        (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
+         "The cliff is steep, and you lose balance. You fall and break your leg.", "outcome"),
+        # the world responds, you perceive, and what befalls you on a failure: all let be
+        (GO_FORTH_FAILURE, "I slip through the window before the guard turns",
+         "You fall off the edge of the building and hit the ground with a loud thud.", None),
+        (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
+         "The dock workers agree to share what they saw.", None),
+        (WEAK_FACE_DANGER, "I study the fort's walls from the dunes",
+         "As you study the walls, you notice a faint light shining above the fort.", None),
+        (WEAK_FACE_DANGER, "I climb the crumbling sea wall",
+         "You stumble on the last step, your legs giving way as you try to balance.", None),
+        (GO_FORTH_FAILURE, "I force the rusted hatch open",
+         "The hatch, despite your effort, remains stubbornly sealed.", None),
+    ],
+)  # fmt: skip
+def test_after_the_lead_the_character_does_not_act(
+    roll: tuple,
+    action: str,
+    words: str,
+    flagged: str | None,  # type: ignore[type-arg]
+) -> None:
+    lead, expect = _after_lead(*roll, action)
+    report = check_narration(f"{lead} {words}", expect)
+    assert report.failed == ([flagged] if flagged else []), report.reason()
+    # the same words with no lead are judged as before (the labelled sets' narrations)
+    plain = expect.model_copy(update={"lead": None})
+    assert check_narration(f"{lead} {words}", plain).passed or flagged == "outcome"
+
+
+def test_the_session_summarys_turn_label_is_no_narration() -> None:
+    # A real model copied the summary's "T2:" into a narration, after the lead.
+    lead, expect = _after_lead(*WEAK_FACE_DANGER, "I sneak aboard the moored galleon")
+    report = check_narration(f"{lead} T2: As you sneak aboard, the captain notices you.", expect)
+    assert report.failed == ["form"]
