@@ -122,10 +122,16 @@ def narration_plan(
         else ""
     )
 
+    # Only what the lead does not say already: a small model copied the <action> and <context>
+    # tags it was shown into its sentence (run 8: 6 of 9 rejected replies).
+    given = "" if attempt_words(action) else f"What you attempted:\n<action>{said}</action>\n\n"
+    if context and context != "(none given)":
+        given = f"The situation so far:\n<context>{situation}</context>\n\n{given}"
+
     def continued(correction: str) -> RenderedPrompt:
         return get_prompt("narration_next").render(
-            system_name=system_name, character=character, action=said, lead=lead,
-            twist=twist, context=situation, correction=correction,
+            system_name=system_name, character=character, given=given, lead=lead,
+            twist=twist, correction=correction,
         )  # fmt: skip
 
     return NarrationPlan(prompt=continued, lead=lead, most_sentences=MOST_SENTENCES)

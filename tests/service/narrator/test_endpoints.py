@@ -91,11 +91,20 @@ def test_narrate_tells_the_outcome_in_a_lead_the_model_continues(
     assert r.status_code == 200, r.text
     text = prompt_text(model.calls.last.request)
     assert "The first sentence: You leap the gap, and it works." in text
-    assert "<action>I leap the gap</action>" in text
+    # the lead says the player's words: they are not repeated in tags a small model copied
+    assert "<action>" not in text
     assert r.json()["resolution"]["outcome"] == "strong_hit"
     assert r.json()["narration"] == (
         "You leap the gap, and it works. The far roof takes your weight; the gap falls away behind."
     )
+    # words the lead cannot say as "you ..." reach the model as the player's, in their tags
+    r = client.post(
+        "/v1/narrate",
+        json={"resolution": roll.model_dump(mode="json"), "action": "Kell vaults the gap"},
+    )
+    text = prompt_text(model.calls.last.request)
+    assert "<action>Kell vaults the gap</action>" in text and "The first sentence: It works." in text
+    assert r.json()["narration"].startswith("It works. The far roof")
 
 
 def test_narrate_sends_an_outcome_without_a_side_whole(
