@@ -92,7 +92,7 @@ def test_narrate_tells_the_outcome_in_a_lead_the_model_continues(
     text = prompt_text(model.calls.last.request)
     assert "The first sentence: You leap the gap, and it works." in text
     # the lead says the player's words: they are not repeated in tags a small model copied
-    assert "<action>" not in text
+    assert "<action>I leap" not in text
     assert r.json()["resolution"]["outcome"] == "strong_hit"
     assert r.json()["narration"] == (
         "You leap the gap, and it works. The far roof takes your weight; the gap falls away behind."
