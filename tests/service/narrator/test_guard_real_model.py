@@ -37,6 +37,9 @@ class RealNarration(BaseModel):
     check: str | None = None
     note: str | None = None
     question: str | None = None  # an oracle's, as the request asked it
+    # the first sentence code wrote before the model's words (service/narrator/lead.py; runs 8
+    # on): the text is what the runner made of the reply, the lead and at most two sentences
+    lead: str | None = None
 
     def expectation(self) -> Expectation:
         resolution = resolve_roll(self.system, self.kind, self.params, dice=self.dice)
@@ -46,7 +49,7 @@ class RealNarration(BaseModel):
             action=self.action,
             extra_numbers=numbers_in([self.action or "", self.question or ""]),
             question=self.question,
-        )
+        ).model_copy(update={"lead": self.lead})
 
 
 @cache
@@ -97,7 +100,7 @@ def score(name: str, entries: Sequence[Scored]) -> tuple[float, float, str, list
     return catch, false, line, missed
 
 
-@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 8)])
+@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 10)])
 def test_catch_rate_and_false_alarms_on_real_model_narrations(
     split: str, guard_rates: dict[str, str]
 ) -> None:
