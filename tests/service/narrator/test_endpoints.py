@@ -103,7 +103,9 @@ def test_narrate_tells_the_outcome_in_a_lead_the_model_continues(
         json={"resolution": roll.model_dump(mode="json"), "action": "Kell vaults the gap"},
     )
     text = prompt_text(model.calls.last.request)
-    assert "<action>Kell vaults the gap</action>" in text and "The first sentence: It works." in text
+    assert (
+        "<action>Kell vaults the gap</action>" in text and "The first sentence: It works." in text
+    )
     assert r.json()["narration"].startswith("It works. The far roof")
 
 
@@ -302,6 +304,6 @@ def test_a_spark_for_a_named_character_never_tells_their_feelings(
     assert r.status_code == 200, r.text
     narrated = r.json()["narrated"]
     assert narrated["narrator"] == "offline" and "player_agency" in narrated["guard"]["failed"]
-    assert "Call the player's character \"you\" (Kell)" in prompt_text(model.calls.last.request)
+    assert 'Call the player\'s character "you" (Kell)' in prompt_text(model.calls.last.request)
     r = client.post("/v1/oracle/spark", json={**body, "character": "x" * 81})
     assert r.status_code == 422 and "character" in r.text
