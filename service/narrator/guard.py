@@ -2345,7 +2345,7 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         _check_form(text),
     ]
     if expect.lead and text.lstrip().startswith(expect.lead):
-        checks = _with_continuation(checks, text.lstrip()[len(expect.lead) :], expect)
+        checks = _with_continuation(checks, text.lstrip()[len(expect.lead) :], expect, complete)
     return GuardReport(passed=all(c.passed for c in checks), checks=checks)
 
 
@@ -2372,7 +2372,8 @@ _PERCEIVE_OR_BE = _word_set(
     appeared become becomes became get gets got reach reaches reached arrive arrives arrived
     land lands landed emerge emerges emerged end ends ended stand stands stood manage manages
     managed succeed succeeds succeeded make makes made was is am balance balances steady
-    steadies breathe breathes recover recovers cling clings brace braces"""
+    steadies breathe breathes recover recovers cling clings brace braces look looks looked gaze
+    gazes gazed stare stares stared peer peers peered listen listens listened"""
 )
 # What befalls the character: a failure's or a cost's, never a success's ("You climb the cliff
 # to the watchtower, and it works. ... you lose balance. You fall and break your leg.").
@@ -2389,6 +2390,25 @@ _CLAUSE_START = (
     r"that|where|once|though|although|since|now|yet)\s+)"
 )
 _ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\s+)*"
+
+
+# A feeling told after the lead without a "you feel": "It was a moment of relief and
+# accomplishment", "The cliff, now a symbol of pride and accomplishment for Kell", "your mind
+# racing with possibilities" (a real model's, runs 8 and 9).
+_FELT = re.compile(
+    r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ )?"
+    r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
+    r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
+    r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory)\b|"
+    r"\b(?:your|(?:{names})'s) (?:mind|thoughts|heart) (?:racing|races|raced|reeling|reels|"
+    r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=64)
+def _felt(character: str | None) -> re.Pattern[str]:
+    return re.compile(_FELT.pattern.replace("{names}", _names(character)), re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -2411,7 +2431,8 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         verb = m.group("verb").lower()
         if m.group("tail") or verb in ("and", "or", "yourself", "too", "alone", "all"):
             continue  # "you're", "you and the captain"
-        if verb in ("try", "tries", "tried", "begin", "begins", "began", "start", "starts"):
+        if verb in ("try", "tries", "tried", "attempt", "attempts", "attempted", "begin", "begins",
+                    "began", "start", "starts"):  # fmt: skip
             after = re.match(r"\s+to\s+([a-z]+)", plain[m.end() :], re.IGNORECASE)
             verb = after.group(1).lower() if after else verb
         said = _excerpt(plain, m.start("who"), m.end())
@@ -2423,20 +2444,29 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             continue
         if verb not in _PERCEIVE_OR_BE:
             acts.append(said)
+    acts += [_excerpt(plain, m.start(), m.end()) for m in _felt(expect.character).finditer(plain)]
     return acts, befalls
 
 
 def _with_continuation(
-    checks: list[GuardCheck], words: str, expect: Expectation
+    checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
 ) -> list[GuardCheck]:
     acts, befalls = _continuation_acts(words, expect)
+    # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
+    # "events alone decide only where nothing in the narration tells the success"). The model's
+    # words are read again alone: what happens in them must not tell the other side ("..., and it
+    # works better than you hoped. The fog bank ... erupted with a violent storm, sending you
+    # flying and knocking you unconscious.").
+    rest = _Text.of(_prepare(words))
+    alone = _check_outcome(rest, expect, _pronoun_subjects(rest, expect.character), complete)
     extra = {
         "player_agency": f"the character acts after the outcome: {_quoted_list(acts)}"
         if acts
         else "",
-        "outcome": f"a success told as harm befalling you: {_quoted_list(befalls)}"
-        if befalls
-        else "",
+        "outcome": "; ".join(
+            ([f"a success told as harm befalling you: {_quoted_list(befalls)}"] if befalls else [])
+            + ([f"after the lead, {alone.reason}"] if not alone.passed else [])
+        ),
     }
     merged = []
     for check in checks:

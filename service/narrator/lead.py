@@ -106,11 +106,11 @@ def narration_plan(
     prompt where it does not."""
     lead = lead_sentence(expect.polarity, bool(expect.match), action)
     said = facts.delimit(action or "")
-    situation = facts.delimit(context)
 
     def whole(correction: str) -> RenderedPrompt:
         return get_prompt("narration").render(
-            system_name=system_name, character=character, action=said, context=situation,
+            system_name=system_name, character=character, action=said,
+            context=facts.delimit(context),
             outcome=facts.resolution_brief(resolution), correction=correction,
         )  # fmt: skip
 
@@ -123,10 +123,10 @@ def narration_plan(
     )
 
     # Only what the lead does not say already: a small model copied the <action> and <context>
-    # tags it was shown into its sentence (run 8: 6 of 9 rejected replies).
+    # tags it was shown into its sentence (run 8: 6 of 9 rejected replies), and a session's
+    # summary's turn labels ("T2:"). One sentence of the world's response needs neither the
+    # earlier turns nor the player's words twice.
     given = "" if attempt_words(action) else f"What you attempted:\n<action>{said}</action>\n\n"
-    if context and context != "(none given)":
-        given = f"The situation so far:\n<context>{situation}</context>\n\n{given}"
 
     def continued(correction: str) -> RenderedPrompt:
         return get_prompt("narration_next").render(

@@ -174,7 +174,17 @@ GO_FORTH_FAILURE = ("go_forth", "check", {"roll_bonus": 3, "tn": 12}, [2])
         # "a strong hit is success": what befalls you on a success contradicts it
         (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
          "The cliff is steep, and you lose balance. You fall and break your leg.", "outcome"),
+        # what happens told against the lead: the model's words are read alone (run 9's dev run)
+        (STRONG_FACE_DANGER, "I hide in the fog bank and wait for the cutter",
+         "The fog bank suddenly erupted with a violent storm, sending you flying and knocking you "
+         "unconscious.", "outcome"),
+        # a feeling told without "you feel"
+        (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
+         "The cliff, now a symbol of pride and accomplishment for Kell, casts long shadows.",
+         "player_agency"),
         # the world responds, you perceive, and what befalls you on a failure: all let be
+        (GO_FORTH_SUCCESS, "I force the shrine's stone door",
+         "You look up as a faint glimmer of light spills from within the shrine.", None),
         (GO_FORTH_FAILURE, "I slip through the window before the guard turns",
          "You fall off the edge of the building and hit the ground with a loud thud.", None),
         (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
