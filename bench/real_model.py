@@ -98,6 +98,15 @@ NARRATE: list[tuple[str, str, dict[str, Any], str, bool | None, str]] = [
     ("roll_under", "save", {"ability": "brawn", "score": 9}, "failure", None, "I hold the door against the orcs"),
     ("roll_under", "deed", {"ability": "finesse", "score": 13, "weapon": {"die": 8}}, "spectacular_success", None, "I vault the table and strike at the bandit chief"),
     ("roll_under", "opposed", {"actor": {"name": CHAR, "ability": "brawn", "score": 12}, "opponent": {"name": "Orc", "ability": "brawn", "score": 14}}, "opponent_wins", None, "I arm-wrestle the orc for the map"),
+    # added with the lead (issue 15): words not said as "I ...", a tie (told whole), more bands
+    ("sundered_isles", "move", {"move": "face_danger", "stat": "heart", "stat_value": 2}, "strong_hit", False, "Kell steadies the frightened crew"),
+    ("sundered_isles", "action", {"stat": "shadow", "stat_value": 2, "momentum": 2}, "strong_hit", False, "I pick the captain's pocket"),
+    ("sundered_isles", "move", {"move": "enter_the_fray", "stat": "wits", "stat_value": 2}, "weak_hit", False, "I draw my cutlass as the boarders come over the rail"),
+    ("elegy", "action", {"stat": "dexterity", "stat_value": 3, "focus": 3}, "weak_hit", False, "I scale the cathedral's bell tower"),
+    ("go_forth", "check", {"roll_bonus": 2, "tn": 12}, "success", None, "I track the goblins through the marsh"),
+    ("go_forth", "contest", {"roll_bonus": 1, "opponent_bonus": 1}, "tie", None, "I haggle with the dwarf over the price"),
+    ("storyteller", "simple", {"pool": 4, "difficulty": 6}, "success", None, "I hack the security terminal"),
+    ("roll_under", "save", {"ability": "finesse", "score": 11}, "failure", None, "I balance along the narrow ledge"),
 ]  # fmt: skip
 
 SPARKS: list[dict[str, Any]] = [
