@@ -153,7 +153,8 @@ def test_kill_9_mid_turn_loses_nothing_committed_and_doubles_nothing(
     first, second = services(2)
     client = first.ready()
     proposing, narrating, played = (new_session(client) for _ in range(3))
-    model.hang_for = ("I look for a way", "I smash the door")
+    # the proposal quotes the player's words; the narration's lead says them to "you"
+    model.hang_for = ("I look for a way", "You smash the door")
     cut = [
         in_background(client, f"/v1/sessions/{proposing}/turns", {"words": "I look for a way"}),
         in_background(client, f"/v1/sessions/{narrating}/turns",
