@@ -1069,6 +1069,12 @@ _EVENT_SUCCESS = (
     r"(?:aside|clear|free|open|loose|out of the way)\b",
 )
 _EVENT_HARM = (
+    # the character trapped, or the one they hide from or follow aware of them (run 9: "the
+    # portcullis slams shut behind you, trapping you"; "The ghoul, sensing your presence")
+    r"\btrap(?:s|ped|ping)? (?:you|{c})\b|\b(?:you|{c}) (?:are|were|is|was) (?:now )?trapped\b|"
+    r"\b(?:sens|notic|spott|detect)\w* (?:your|(?:{c})'s) presence\b|"
+    r"\beyes (?:follow|follows|followed|track|tracks|tracked|lock onto|find|found) (?:you|{c}|your|"
+    r"(?:{c})'s)\b",
     r"\b(?:sees?|saw|spots?|spotted|notices?|noticed|recogni[sz](?:es|ed|e)) (?:you|{c})\b",
     r"\b(?:turns?|turned|knocks?|knocked|beats?|beat|bats?|batted|slaps?|slapped|sweeps?|swept|"
     r"parries|parried|blocks?|blocked|deflects?|deflected) (?:your|(?:{c})'s) (?:\w+ )?"
@@ -1223,7 +1229,10 @@ def _outcome_label(expect: Expectation) -> str:
 _UNHURT = re.compile(
     r"\b(?:unhurt|unharmed|untouched|unscathed|unmarked|without a scratch)\b|"
     r"\b(?:is|was|are|were) not (?:hit|touched|hurt|harmed|wounded|scratched)\b|"
-    r"\b(?:isn't|wasn't|aren't|weren't) (?:hit|touched|hurt|harmed|wounded|scratched)\b"
+    r"\b(?:isn't|wasn't|aren't|weren't) (?:hit|touched|hurt|harmed|wounded|scratched)\b|"
+    # "The arrow flies high but misses the wolf entirely" (a real model's graze, run 9)
+    r"\b(?:miss|misses|missed|missing) (?:the |its |their |his |her )?(?:\w+ )?(?:entirely|"
+    r"completely|cleanly|altogether|by a mile)\b"
 )
 _CHARACTER_NEAR = re.compile(r"\b(?:you|your|you're)\b[^,;]{0,25}$")
 
@@ -1248,6 +1257,12 @@ _FOUND = re.compile(
     r"behind|inside|near|by|of|and|but|to)\b)[\w'-]+){0,3})"
 )
 
+# ... or appearing by itself: "As you search the haven, the hidden letter starts to appear" (run 9)
+_APPEARS = re.compile(
+    r"\bthe (?P<object>[\w'-]+(?:\s+[\w'-]+){0,2}) (?:starts to |begins to |slowly )?(?:appear|"
+    r"appears|appeared|emerges|emerged|is revealed|was revealed|comes into view|came into view)\b"
+)
+
 
 def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     if not expect.action:
@@ -1255,7 +1270,7 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     sought = {w[:5] for w in re.findall(r"[a-z]{4,}", expect.action.lower())}
     hits = []
     for i, sentence in enumerate(text.sentences):
-        for m in _FOUND.finditer(sentence):
+        for m in [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]:
             words = re.findall(r"[a-z]{4,}", m.group("object"))
             if words and words[-1][:5] in sought and not _NEGATION.search(sentence[: m.start()]):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
@@ -2308,8 +2323,20 @@ def _example_of_another_band(text: str, expect: Expectation) -> list[str]:
     ]
 
 
+# The narration told in the first person, outside quotes ("The dwarf ignored my haggling, and I
+# paid him the price he wanted", run 9): the narrator speaks as the character, to no one.
+_FIRST_PERSON = re.compile(r"(?<![\w'])(?:I|I'm|I've|I'll|I'd)(?![\w'])")
+
+
 def _check_form(text: str) -> GuardCheck:
     found = [m.group() for m in _SCAFFOLD.finditer(text)]
+    plain = _unquoted(_prepare(text))
+    found += [
+        f"{m.group()} (the first person)"
+        for m in _FIRST_PERSON.finditer(plain)
+        # not in speech the quotation pattern missed ("'You think I'd cross the Syndicate?'")
+        if not re.search(r"\"|(?<![\w])'", re.split(r"[.!?]\s", plain[: m.start()])[-1])
+    ][:1]
     if found:
         reason = f"the prompt's own words or tags in the narration: {_quote_words(found)}"
         return GuardCheck(id="form", passed=False, reason=reason)
@@ -2373,7 +2400,8 @@ _PERCEIVE_OR_BE = _word_set(
     land lands landed emerge emerges emerged end ends ended stand stands stood manage manages
     managed succeed succeeds succeeded make makes made was is am balance balances steady
     steadies breathe breathes recover recovers cling clings brace braces look looks looked gaze
-    gazes gazed stare stares stared peer peers peered listen listens listened"""
+    gazes gazed stare stares stared peer peers peered listen listens listened observe observes
+    observed examine examines examined inspect inspects inspected study studies studied"""
 )
 # What befalls the character: a failure's or a cost's, never a success's ("You climb the cliff
 # to the watchtower, and it works. ... you lose balance. You fall and break your leg.").
@@ -2401,7 +2429,11 @@ _FELT = re.compile(
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
     r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory)\b|"
     r"\b(?:your|(?:{names})'s) (?:mind|thoughts|heart) (?:racing|races|raced|reeling|reels|"
-    r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b",
+    r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b|"
+    # "you feel your heart race with fear", "feeling the pain and fear in your body" (run 9)
+    r"\b(?:feel|feels|felt|feeling)\b[^.!?;:]{0,40}?\b(?:fear|dread|terror|panic|despair|joy|"
+    r"pride|relief|anger|rage|fury|guilt|shame|hope|determination|excitement|elation|regret|"
+    r"sorrow|grief|doubt|anxiety|unease|frustration|triumph|satisfaction|accomplishment)\b",
     re.IGNORECASE,
 )
 
@@ -2427,6 +2459,14 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     befalls: list[str] = []
     stated = {w[:4] for w in re.findall(r"[a-z]{3,}", (expect.action or "").lower())}
     plain = _unquoted(words)
+    # "he"/"she" where it can only be the character ("Kell can't even see what's ahead. He
+    # scrambles to find a way out", run 9): read as the name
+    rest = _Text.of(plain)
+    if expect.character and (pronouns := _pronoun_subjects(rest, expect.character)):
+        plain = rest.joined  # one sentence a line, lower-cased: the pronouns' offsets are its
+        for at in sorted(pronouns, reverse=True):
+            if pronoun := re.match(r"(?:he|she)\b", plain[at:]):
+                plain = plain[:at] + expect.character.lower() + plain[at + pronoun.end() :]
     for m in _acting_subject(expect.character).finditer(plain):
         verb = m.group("verb").lower()
         if m.group("tail") or verb in ("and", "or", "yourself", "too", "alone", "all"):
@@ -2434,6 +2474,13 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         if verb in ("try", "tries", "tried", "attempt", "attempts", "attempted", "begin", "begins",
                     "began", "start", "starts"):  # fmt: skip
             after = re.match(r"\s+to\s+([a-z]+)", plain[m.end() :], re.IGNORECASE)
+            rest_of_sentence = re.split(r"[.!?]", plain[m.end() :], maxsplit=1)[0]
+            if (
+                after
+                and expect.polarity != "success"
+                and re.search(r"\bbut\b|\bonly to\b|\bfails?\b|\bin vain\b", rest_of_sentence)
+            ):
+                continue  # the attempt told again as failing: "You try to open the door, but ..."
             verb = after.group(1).lower() if after else verb
         said = _excerpt(plain, m.start("who"), m.end())
         if verb[:4] in stated:
