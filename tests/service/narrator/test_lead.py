@@ -156,6 +156,11 @@ STRONG_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": 
 WEAK_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, [3, 4, 7])  # fmt: skip
 GO_FORTH_SUCCESS = ("go_forth", "check", {"roll_bonus": 3, "tn": 12}, [15])
 GO_FORTH_FAILURE = ("go_forth", "check", {"roll_bonus": 3, "tn": 12}, [2])
+GO_FORTH_GRAZE = ("go_forth", "effort", {"roll_bonus": 1, "effort_bonus": 2, "effort_die": 6, "tn": 15}, [3, 6])  # fmt: skip
+STORYTELLER_SUCCESS = ("storyteller", "simple", {"pool": 5, "difficulty": 6}, [9, 8, 5, 3, 6])
+STORYTELLER_FAILURE = ("storyteller", "simple", {"pool": 5, "difficulty": 7}, [4, 2, 7, 1, 6])
+# Elegy: "On a miss, you get hungrier and the power is activated, but not without consequences."
+ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood": 3}, [9, 8])
 
 
 @pytest.mark.parametrize(
@@ -182,6 +187,25 @@ GO_FORTH_FAILURE = ("go_forth", "check", {"roll_bonus": 3, "tn": 12}, [2])
         (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
          "The cliff, now a symbol of pride and accomplishment for Kell, casts long shadows.",
          "player_agency"),
+        # run 9 (judged, then read): a feeling after "you feel", "he" for the character, a graze
+        # told as a clean miss, the quarry aware of you, the sought thing appearing, a setback
+        (ELEGY_POWER_MISS, "I call on the blood to still the hound",
+         "The hound roars, as you feel your heart race with fear and determination.",
+         "player_agency"),
+        (GO_FORTH_GRAZE, "I loose an arrow at the wolf",
+         "The arrow flies high but misses the wolf entirely, hitting a nearby tree instead.",
+         "outcome"),
+        (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+         "The ghoul, sensing your presence, shifts its gaze.", "outcome"),
+        (STORYTELLER_FAILURE, "I search the haven for the hidden letter",
+         "As you search the haven, the hidden letter starts to appear in a pattern.", "outcome"),
+        (GO_FORTH_SUCCESS, "I dodge the falling portcullis",
+         "The portcullis slams shut behind you, trapping you in the dark.", "outcome"),
+        # ... and what it let be: the attempt told again as failing, a look at the world
+        (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+         "You try to open the door, but it's locked tight.", None),
+        (WEAK_FACE_DANGER, "I beguile the curator into showing me the vault",
+         "You observe the curator's disinterest as you examine the vault's locks.", None),
         # the world responds, you perceive, and what befalls you on a failure: all let be
         (GO_FORTH_SUCCESS, "I force the shrine's stone door",
          "You look up as a faint glimmer of light spills from within the shrine.", None),
@@ -216,3 +240,15 @@ def test_the_session_summarys_turn_label_is_no_narration() -> None:
     lead, expect = _after_lead(*WEAK_FACE_DANGER, "I sneak aboard the moored galleon")
     report = check_narration(f"{lead} T2: As you sneak aboard, the captain notices you.", expect)
     assert report.failed == ["form"]
+
+
+def test_a_narration_in_the_first_person_is_no_narration_to_you() -> None:
+    # The narration prompt: 'Call the player's character "you"'. A real model narrated a tie
+    # (told whole, no lead) as the character: "... and I paid him the price he wanted" (run 9).
+    tie = resolve_roll("go_forth", "contest", {"roll_bonus": 1, "opponent_bonus": 1}, dice=[1, 1])
+    expect = expectation_from(tie, character="Kell", action="I haggle with the dwarf")
+    said = "The dwarf ignored my haggling, and I paid him the price he wanted."
+    assert check_narration(said, expect).failed == ["form"]
+    # an NPC's "I", in quotes, is speech
+    quoted = "The dwarf folds his arms. 'You think I'd take less?' Neither of you gives way."
+    assert check_narration(quoted, expect).passed
