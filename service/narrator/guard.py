@@ -1035,6 +1035,11 @@ _COST = (
 # time, a way opening, a blow that misses them; and, on the other side, the character seen,
 # struck, turned back or forced to retreat.
 _EVENT_SUCCESS = (
+    # the one persuaded giving way (run 10, a miss at sweet-talking the quartermaster into
+    # letting you go: "The quartermaster hesitates, then nods reluctantly.")
+    r"\b(?:nods|nodded) (?:reluctantly|slowly|grudgingly|once|at last|finally)\b|"
+    r"\b(?:relents|relented|concedes|conceded|gives in|gave in)\b|"
+    r"\b(?:agrees|agreed) to (?:let|help|show|take|give|your)\b",
     r"\b(?:never|doesn't|don't|didn't|does not|do not|did not|without) (?:once |even )?"
     r"(?:glances?|glancing|glanced|looks?|looking|looked|turns?|turning|turned) (?:your|(?:{c})'s)"
     r" way\b",
@@ -2430,6 +2435,11 @@ _FELT = re.compile(
     r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory)\b|"
     r"\b(?:your|(?:{names})'s) (?:mind|thoughts|heart) (?:racing|races|raced|reeling|reels|"
     r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b|"
+    # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
+    # fear" (run 10), "The orcs, sensing your desperation" (run 8)
+    r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) (?:fear|"
+    r"desperation|dread|terror|panic|despair|anger|rage|doubt|hesitation|relief|pride|"
+    r"confidence|determination|excitement|anxiety|unease|nervousness|weakness)\b|"
     # "you feel your heart race with fear", "feeling the pain and fear in your body" (run 9)
     r"\b(?:feel|feels|felt|feeling)\b[^.!?;:]{0,40}?\b(?:fear|dread|terror|panic|despair|joy|"
     r"pride|relief|anger|rage|fury|guilt|shame|hope|determination|excitement|elation|regret|"

@@ -100,7 +100,7 @@ def score(name: str, entries: Sequence[Scored]) -> tuple[float, float, str, list
     return catch, false, line, missed
 
 
-@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 10)])
+@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 11)])
 def test_catch_rate_and_false_alarms_on_real_model_narrations(
     split: str, guard_rates: dict[str, str]
 ) -> None:

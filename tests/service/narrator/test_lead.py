@@ -201,6 +201,11 @@ ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood"
          "As you search the haven, the hidden letter starts to appear in a pattern.", "outcome"),
         (GO_FORTH_SUCCESS, "I dodge the falling portcullis",
          "The portcullis slams shut behind you, trapping you in the dark.", "outcome"),
+        # run 10: your feeling seen by another; a miss at persuading told as the other giving way
+        (STORYTELLER_SUCCESS, "I stare down the rival Kindred",
+         "The rival Kindred glances down at you, sensing your fear.", "player_agency"),
+        (GO_FORTH_FAILURE, "I try to sweet-talk the quartermaster into letting me go",
+         "The quartermaster hesitates, then nods reluctantly.", "outcome"),
         # ... and what it let be: the attempt told again as failing, a look at the world
         (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
          "You try to open the door, but it's locked tight.", None),
