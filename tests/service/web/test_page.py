@@ -277,7 +277,10 @@ def test_an_evening_offline(context: Any, offline: tuple[Service, httpx.Client])
     tables = page.locator("section.tool", has=page.get_by_role("heading", name="Roll on a table"))
     tables.get_by_label("Table").select_option("pay_the_price")
     tables.get_by_role("button", name="Roll on the table").click()
-    expect(tables.locator(".table-result .die")).to_have_count(1)
+    # one die, or more: Pay the Price's "Roll twice" rows (91-100; the page
+    # rolls unseeded, and a CI run met it)
+    expect(tables.locator(".table-result .die").first).to_be_visible()
+    assert tables.locator(".table-result .die").count() >= 1
     expect(tables.locator(".narration")).to_contain_text("Pay the Price")
 
     # Renamed.
