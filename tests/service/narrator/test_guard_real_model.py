@@ -110,3 +110,16 @@ def test_catch_rate_and_false_alarms_on_real_model_narrations(
     guard_rates[split] = line
     assert catch >= CATCH_AT_LEAST, (line, missed)
     assert false <= FALSE_ALARMS_AT_MOST, (line, missed)
+
+
+# Judged and not tuned on: scored and printed with the others, not held to the floors (the
+# next work's held-out measure; issue 15's last note).
+REPORTED_ONLY = ("real_run11",)
+
+
+@pytest.mark.parametrize("split", REPORTED_ONLY)
+def test_the_newest_real_run_is_reported(split: str, guard_rates: dict[str, str]) -> None:
+    catch, false, line, missed = score(split, real()[split])
+    guard_rates[split] = f"{line} [judged, not tuned on: reported]"
+    # what the floors would say, kept in the printed line; the set itself must hold both labels
+    assert {e.label for e in real()[split]} == {"consistent", "contradicting"}, missed
