@@ -119,7 +119,7 @@ REPORTED_ONLY = ("real_run11",)
 
 @pytest.mark.parametrize("split", REPORTED_ONLY)
 def test_the_newest_real_run_is_reported(split: str, guard_rates: dict[str, str]) -> None:
-    catch, false, line, missed = score(split, real()[split])
+    _, _, line, missed = score(split, real()[split])
     guard_rates[split] = f"{line} [judged, not tuned on: reported]"
     # what the floors would say, kept in the printed line; the set itself must hold both labels
     assert {e.label for e in real()[split]} == {"consistent", "contradicting"}, missed
