@@ -2428,7 +2428,7 @@ _ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\
 # A feeling told after the lead without a "you feel": "It was a moment of relief and
 # accomplishment", "The cliff, now a symbol of pride and accomplishment for Kell", "your mind
 # racing with possibilities" (a real model's, runs 8 and 9).
-_FELT = re.compile(
+_FELT = (
     r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ )?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
@@ -2443,14 +2443,13 @@ _FELT = re.compile(
     # "you feel your heart race with fear", "feeling the pain and fear in your body" (run 9)
     r"\b(?:feel|feels|felt|feeling)\b[^.!?;:]{0,40}?\b(?:fear|dread|terror|panic|despair|joy|"
     r"pride|relief|anger|rage|fury|guilt|shame|hope|determination|excitement|elation|regret|"
-    r"sorrow|grief|doubt|anxiety|unease|frustration|triumph|satisfaction|accomplishment)\b",
-    re.IGNORECASE,
+    r"sorrow|grief|doubt|anxiety|unease|frustration|triumph|satisfaction|accomplishment)\b"
 )
 
 
 @lru_cache(maxsize=64)
 def _felt(character: str | None) -> re.Pattern[str]:
-    return re.compile(_FELT.pattern.replace("{names}", _names(character)), re.IGNORECASE)
+    return re.compile(_FELT.replace("{names}", _names(character)), re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -2517,11 +2516,11 @@ def _with_continuation(
     rest = _Text.of(_prepare(words))
     alone = _check_outcome(rest, expect, _pronoun_subjects(rest, expect.character), complete)
     extra = {
-        "player_agency": f"the character acts after the outcome: {_quoted_list(acts)}"
+        "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"
         if acts
         else "",
         "outcome": "; ".join(
-            ([f"a success told as harm befalling you: {_quoted_list(befalls)}"] if befalls else [])
+            ([f"a success told as harm befalling you: {_quote_words(befalls)}"] if befalls else [])
             + ([f"after the lead, {alone.reason}"] if not alone.passed else [])
         ),
     }
@@ -2532,7 +2531,3 @@ def _with_continuation(
             check = GuardCheck(id=check.id, passed=False, reason=reason)
         merged.append(check)
     return merged
-
-
-def _quoted_list(items: list[str]) -> str:
-    return ", ".join(f"'{i}'" for i in items)

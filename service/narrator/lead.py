@@ -67,7 +67,10 @@ def attempt_words(action: str | None) -> str | None:
 def lead_sentence(polarity: Polarity, match: bool, action: str | None) -> str | None:
     """The narration's first sentence for an outcome that takes a side; None for one that does
     not (a tie, a table, an oracle's answer: those are told whole)."""
-    act = attempt_words(action)
+    return _lead(polarity, match, attempt_words(action))
+
+
+def _lead(polarity: Polarity, match: bool, act: str | None) -> str | None:
     if polarity == "success":
         more = " better than you hoped" if match else ""
         return f"You {act}, and it works{more}." if act else f"It works{more}."
@@ -104,7 +107,8 @@ def narration_plan(
 ) -> NarrationPlan:
     """A lead and the continuation prompt where the outcome takes a side; the whole-narration
     prompt where it does not."""
-    lead = lead_sentence(expect.polarity, bool(expect.match), action)
+    act = attempt_words(action)
+    lead = _lead(expect.polarity, bool(expect.match), act)
     said = facts.delimit(action or "")
 
     def whole(correction: str) -> RenderedPrompt:
@@ -126,7 +130,7 @@ def narration_plan(
     # tags it was shown into its sentence (run 8: 6 of 9 rejected replies), and a session's
     # summary's turn labels ("T2:"). One sentence of the world's response needs neither the
     # earlier turns nor the player's words twice.
-    given = "" if attempt_words(action) else f"What you attempted:\n<action>{said}</action>\n\n"
+    given = "" if act else f"What you attempted:\n<action>{said}</action>\n\n"
 
     def continued(correction: str) -> RenderedPrompt:
         return get_prompt("narration_next").render(

@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from prompts import RenderedPrompt
-from service.narrator.facts import sentences as facts_sentences
 from service.narrator.guard import Expectation, GuardReport, check_narration
 from service.narrator.model import Calls, ChatModel, ModelError
 from service.narrator.records import Narrated
@@ -77,9 +76,13 @@ def whole_sentences(text: str) -> str:
     return text[:cut].strip() if cut else text
 
 
+def _sentence_ends(text: str) -> list[int]:
+    return [m.end() for m in _BOUNDARY.finditer(text + " ")]
+
+
 def first_sentences(text: str, most: int) -> str:
     """The text's first ``most`` sentences (a continuation runs on past what was asked)."""
-    ends = [m.end() for m in _BOUNDARY.finditer(text + " ")]
+    ends = _sentence_ends(text)
     return text[: ends[most - 1]].strip() if len(ends) > most else text.strip()
 
 
@@ -220,7 +223,7 @@ async def narrate(
                         held = None
                         yield Token(show(buffer[:cut], not released))
                         released, buffer = candidate, buffer[cut:]
-                        if most_sentences and len(facts_sentences(released)) >= most_sentences:
+                        if most_sentences and len(_sentence_ends(released)) >= most_sentences:
                             await replies.aclose()  # type: ignore[attr-defined]
                             buffer = ""
                             break

@@ -192,6 +192,7 @@ ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood"
         (ELEGY_POWER_MISS, "I call on the blood to still the hound",
          "The hound roars, as you feel your heart race with fear and determination.",
          "player_agency"),
+        # go_forth.txt: "If you miss: You Graze, dealing your Effort modifier in damage"
         (GO_FORTH_GRAZE, "I loose an arrow at the wolf",
          "The arrow flies high but misses the wolf entirely, hitting a nearby tree instead.",
          "outcome"),
