@@ -240,6 +240,12 @@ class Expectation(_Frozen):
     question: str | None = Field(
         None, description="the oracle's question, if asked: its proposition restated answers it"
     )
+    rows: tuple[str, ...] = Field((), description="a table roll's rolled rows")
+    other_rows: tuple[str, ...] = Field(
+        (),
+        description="a table roll's rows not rolled: one told instead of the rolled row is a "
+        "contradiction",
+    )
     lead: str | None = Field(
         None,
         description="the narration's first sentence, written by code from the outcome "
@@ -372,7 +378,24 @@ def expectation_from(
         other_stats=frozenset(s for s in stats if s != stat) if stat in stats else frozenset(),
         action=action,
         question=question,
+        **_table_rows(resolution),
     )
+
+
+def _table_rows(resolution: Resolution) -> dict[str, tuple[str, ...]]:
+    """A table roll's rows: those it rolled and the others (none for any other roll)."""
+    from rules.catalog import load_tables
+
+    table_id = resolution.details.get("table") or resolution.params.get("table")
+    if resolution.kind != "table" or not isinstance(table_id, str):
+        return {}
+    table = load_tables(resolution.system).get(table_id)
+    results = resolution.details.get("results")
+    rolled = tuple(r for r in results if isinstance(r, str)) if isinstance(results, list) else ()
+    if table is None or not rolled:
+        return {}
+    others = tuple(dict.fromkeys(r.text for r in table.rows if r.text not in rolled))
+    return {"rows": rolled, "other_rows": others}
 
 
 # --- report ------------------------------------------------------------------------------------
@@ -1081,6 +1104,12 @@ _EVENT_HARM = (
     r"\beyes (?:follow|follows|followed|track|tracks|tracked|lock onto|find|found) (?:you|{c}|your|"
     r"(?:{c})'s)\b",
     r"\b(?:sees?|saw|spots?|spotted|notices?|noticed|recogni[sz](?:es|ed|e)) (?:you|{c})\b",
+    # turned on: "The ghoul turns around and stares at you" on a shadowing success, "The rival
+    # Kindred raises a dark, menacing shadow over you" on a won stare-down (run 11)
+    r"\b(?:turns?|turned|spins?|spun|whirls?|whirled|wheels?|wheeled)(?: around| round| back)?,? "
+    r"(?:and )?(?:stares?|stared|looks?|looked|glares?|glared|peers?|peered) (?:\w+ )?at "
+    r"(?:you|{c})\b|\b(?:looms?|loomed|towers?|towered) over (?:you|{c})\b|"
+    r"\bmenac\w*[^.;:!?\n]{0,40}?\b(?:over|at|toward|towards) (?:you|{c})\b",
     r"\b(?:turns?|turned|knocks?|knocked|beats?|beat|bats?|batted|slaps?|slapped|sweeps?|swept|"
     r"parries|parried|blocks?|blocked|deflects?|deflected) (?:your|(?:{c})'s) (?:\w+ )?"
     r"(?:blade|sword|cutlass|knife|dagger|axe|spear|club|staff|hammer|thrust|cut|lunge|"
@@ -1663,6 +1692,14 @@ _EMOTION = (
     r"impulse|compulsion|desire|temptation|yearning|exhilarated|exhilaration|victorious|elated|"
     r"euphoric|ecstatic|accomplishment|adrenaline|alive)"
 )
+# A mood by its form: an adjective's ending or "a mix of", after "feeling" or "you feel" (not a
+# determiner and a thing: "you feel the deck lurch", "feeling the spray on your face").
+_MOOD = (
+    r"(?!(?:the|its|his|her|their|your|every|each|something|nothing)\b)(?:(?:a|an)\s+"
+    r"(?:\w+\s+)?(?:mix|mixture|sense|wave|surge|rush|pang|flood|flush|moment|feeling|hint|"
+    r"touch|twinge|knot|jolt|glimmer|flicker|tinge|swell)\s+of\b|(?:\w+\s+)?\w{3,}(?:ed|ful|ous|"
+    r"less|ive|ent|ant|ic|ish)\b|unsure|uncertain|lost|alone|happy|unhappy|sorry|wary|worried)"
+)
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
 _PANICS = (
     r"(?:panic|panics|panicked|despair|despairs|despaired|lose heart|loses heart|lost heart|"
@@ -1796,7 +1833,22 @@ def _heart(character: str | None) -> re.Pattern[str]:
         r"grateful|heartbroken|devastated|ecstatic|euphoric)\b|"
         # "You climb the stair, feeling exhilarated and victorious"
         rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?,\s*(?:feeling|filled with|full of)\s+"
-        rf"(?:\w+\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?{_EMOTION}\b",
+        rf"(?:\w+\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?{_EMOTION}\b|"
+        # a mood told by its form, not by a list of emotions: "Kell looks up at the moon, feeling
+        # confused and disoriented", "You fall ..., feeling a mix of surprise and disappointment"
+        # (a real model, run 11); "feeling the spray" is a sensation (a determiner, a thing)
+        rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?(?:,\s*feeling|\b(?:feel|feels|felt))\s+{_MOOD}|"
+        # the character's mind: "Kell looks at the empty pocket, unsure what to do next"
+        rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?\b(?:unsure|uncertain|not sure|wondering|at a loss|"
+        r"undecided) (?:of |about )?(?:what|how|whether|if|where|which|who|why)\b|"
+        # a feeling arriving in a sentence of the character's: "You sense its presence, and a
+        # panic begins to set in" (run 11); "dread washes over you"
+        rf"(?:^|(?<=[.!?] ))[^.!?\n]*\b(?:you|your|{_names(character)})\b[^.!?\n]*\b{_EMOTION}\s+"
+        r"(?:\w+\s+)?(?:begins to |began to |starts to |started to )?(?:sets? in|setting in)\b|"
+        rf"\b{_EMOTION}\s+(?:wash|washes|washed|washing|grip|grips|gripped|gripping|seize|seizes|"
+        r"seized|overcome|overcomes|overcame|overwhelm|overwhelms|overwhelmed|flood|floods|"
+        r"flooded|course|courses|coursed|fill|fills|filled|consume|consumes|consumed)"
+        rf"(?: over| through)? (?:you|your|{_names(character)})\b",
         re.M,
     )
 
@@ -2376,9 +2428,50 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         _check_names(prepared, expect),
         _check_form(text),
     ]
+    if told := _other_row_told(sentences, expect):
+        checks = _merged(checks, {"outcome": f"a row the table did not roll told: {told}"})
     if expect.lead and text.lstrip().startswith(expect.lead):
         checks = _with_continuation(checks, text.lstrip()[len(expect.lead) :], expect, complete)
     return GuardReport(passed=all(c.passed for c in checks), checks=checks)
+
+
+# --- a table's other rows ---------------------------------------------------------------------
+#
+# A table's rolled row told in other words is the narrator's work; another row's own words are
+# not ("a distrustful individual or community acting against you" for Elegy's Pay the Price row
+# "You are separated from something or someone", run 11). Words are compared by their first five
+# letters; those of the rolled rows and the player's situation are not counted.
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_ROW_WORD = re.compile(r"[a-z]{4,}")
+_COMMON = _word_set(
+    "this that with from your their there them they what when where which while into onto upon "
+    "have been were will would could should some something someone more most much many very "
+    "than then also just only over under other another each every make made take taken give "
+    "comes come"
+)
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in _ROW_WORD.findall(text.lower()) if w not in _COMMON}
+
+
+def _other_row_told(text: _Text, expect: Expectation) -> str:
+    """The first other row whose words a sentence holds (three at least, and most of them)."""
+    if not expect.other_rows:
+        return ""
+    known = _stems(" ".join(expect.rows)) | _stems(expect.action or "")
+    for row in expect.other_rows:
+        words = _stems(row) - known
+        if len(words) < 3:
+            continue
+        for sentence in text.sentences:
+            shared = words & _stems(sentence)
+            if len(shared) >= 3 and len(shared) * 3 >= len(words) * 2:
+                return f"'{row}'"
+    return ""
 
 
 # --- after a lead: the world's response, not the character's acts -------------------------------
@@ -2390,10 +2483,6 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
 # words ("As you study the walls"): an allowed list, not a list of forbidden acts (a real model's
 # acts past the attempt were each new: "You quickly adjust the hinges", "You explain to the
 # harbourmaster", "Kell carefully scanned the fog bank", "You enter the bar").
-def _word_set(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
-
 _PERCEIVE_OR_BE = _word_set(
     """see sees saw seen hear hears heard notice notices noticed spot spots spotted smell smells
     smelled smelt sense senses sensed feel feels felt watch watches watched glimpse glimpses
@@ -2432,7 +2521,11 @@ _FELT = (
     r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ )?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
-    r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory)\b|"
+    r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory)\b"
+    # the air's, a town's: "a sense of unease fills the air", "a wave of panic sweeps through
+    # the town" (run 11)
+    r"(?! (?:\w+ )?(?:fills?|filled|hangs?|hung|settles?|settled|spreads?|spread|sweeps?|swept|"
+    r"ripples?|rippled|runs?|ran) (?:over |through |across |in )?(?:the|a)\b)|"
     r"\b(?:your|(?:{names})'s) (?:mind|thoughts|heart) (?:racing|races|raced|reeling|reels|"
     r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
@@ -2461,6 +2554,39 @@ def _acting_subject(character: str | None) -> re.Pattern[str]:
     )
 
 
+# Someone else's demand or wish, not the character's act: "The quartermaster refuses your
+# request and instead demands that you return to the island" (run 11)
+_OTHERS_WISH = re.compile(
+    r"\b(?:demand|order|insist|ask|request|suggest|command|urge|warn|beg|expect|want|hope|"
+    r"tell|wait|wish)(?:s|ed|ing)? (?:that |for |to )?$"
+)
+# Into a new place: past the attempt unless the player said it ("The temperature drops as you
+# enter the shrine" after forcing its door, run 9; "As you step over the open hole", run 11)
+_INTO = _word_set(
+    """enter enters entered step steps stepped walk walks walked go goes went head heads headed
+    pass passes passed slip slips slipped leave leaves left exit exits exited"""
+)
+
+
+def _told_by_others(before: str) -> bool:
+    return bool(_OTHERS_WISH.search(before))
+
+
+def _during_the_attempt(before: str, verb: str, after: str, stated: set[str]) -> bool:
+    """A clause set during the attempt itself ("As you approach the ship" after "I sneak aboard
+    the moored galleon", "As you open the door" after "I force the shrine's stone door", run 11):
+    "as", "while" or "when", with approaching, or with a verb whose object the player named,
+    unless it takes the character somewhere new (_INTO)."""
+    if not re.search(r"\b(?:as|while|when)\s+$", before, re.IGNORECASE):
+        return False
+    if verb in ("approach", "approaches", "approached", "near", "nears", "neared"):
+        return True
+    if verb in _INTO:
+        return False
+    named = re.findall(r"[a-z]{3,}", re.split(r"[,;.!?]", after, maxsplit=1)[0])[:4]
+    return any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its"))
+
+
 def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list[str]]:
     """In the model's words after the lead: the character's acts (not perceiving, being, or
     what befalls them, nor the player's own verbs), and on a success what befalls them."""
@@ -2478,7 +2604,13 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
                 plain = plain[:at] + expect.character.lower() + plain[at + pronoun.end() :]
     for m in _acting_subject(expect.character).finditer(plain):
         verb = m.group("verb").lower()
-        if m.group("tail") or verb in ("and", "or", "yourself", "too", "alone", "all"):
+        if verb == "and" and (
+            both := re.match(
+                rf"\s+(?:your|the|his|her|their)\s+\w+\s+{_ADVERBS}([a-z]+)", plain[m.end() :]
+            )
+        ):  # "You and your companions carefully negotiate with the harbourmaster" (run 11)
+            verb = both.group(1)
+        elif m.group("tail") or verb in ("and", "or", "yourself", "too", "alone", "all"):
             continue  # "you're", "you and the captain"
         if verb in ("try", "tries", "tried", "attempt", "attempts", "attempted", "begin", "begins",
                     "began", "start", "starts"):  # fmt: skip
@@ -2492,7 +2624,9 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
                 continue  # the attempt told again as failing: "You try to open the door, but ..."
             verb = after.group(1).lower() if after else verb
         said = _excerpt(plain, m.start("who"), m.end())
-        if verb[:4] in stated:
+        if verb[:4] in stated or _told_by_others(plain[: m.start("who")]):
+            continue
+        if _during_the_attempt(plain[: m.start("who")], verb, plain[m.end() :], stated):
             continue
         if verb in _BEFALLS:
             if expect.polarity == "success":
@@ -2524,6 +2658,11 @@ def _with_continuation(
             + ([f"after the lead, {alone.reason}"] if not alone.passed else [])
         ),
     }
+    return _merged(checks, extra)
+
+
+def _merged(checks: list[GuardCheck], extra: Mapping[str, str]) -> list[GuardCheck]:
+    """The checks with more failures added by id (an empty reason adds none)."""
     merged = []
     for check in checks:
         if more := extra.get(check.id):

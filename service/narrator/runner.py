@@ -122,12 +122,13 @@ class Narration:
     accept: Check | None = None
     lead: str = ""
     most_sentences: int | None = None
+    attempts: int = 2
 
     def events(self, *, stream: bool) -> AsyncIterator[Event]:
         return narrate(
             model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
             calls=self.calls, stream=stream, shape=self.shape, accept=self.accept,
-            lead=self.lead, most_sentences=self.most_sentences,
+            lead=self.lead, most_sentences=self.most_sentences, attempts=self.attempts,
         )  # fmt: skip
 
 
@@ -167,6 +168,7 @@ async def narrate(
     accept: Check | None = None,
     lead: str = "",
     most_sentences: int | None = None,
+    attempts: int = 2,
 ) -> AsyncIterator[Event]:
     """``prompt(correction)`` renders the task's prompt; the correction is empty the first time
     and names the guard's reason on the retry. ``shape(text, first)`` rewrites each piece of
@@ -176,7 +178,7 @@ async def narrate(
     no answer). ``lead`` is a first sentence written by code (service/narrator/lead.py): it is
     shown before the model's words, checked with them, and a repeat of it by the model is
     dropped; ``most_sentences`` caps the model's words (a continuation asked for one sentence
-    ran on to five)."""
+    ran on to five). ``attempts``: 2 asks again once after a guard failure, 1 never does."""
     before = f"{lead} " if lead else ""
 
     def show(text: str, first: bool) -> str:
@@ -195,7 +197,7 @@ async def narrate(
     correction = ""
     fallback_reason = ""
     last_report: GuardReport | None = None
-    for attempt in (1, 2):
+    for attempt in range(1, attempts + 1):
         released = ""
         held: GuardReport | None = None
         try:
@@ -270,11 +272,12 @@ async def narrate(
             rejected.append(f"attempt {attempt}: {reason}")
             if released:
                 yield Discard(f"the narration failed the guard: {reason}")
-            if attempt == 1:
+            if attempt < attempts:
                 correction = retry_instruction(failed.report.failed)
                 continue
             fallback_reason = (
-                f"the model's narration failed the {', '.join(failed.report.failed)} check twice"
+                f"the model's narration failed the {', '.join(failed.report.failed)} check"
+                + (" twice" if attempts == 2 else "")
             )
         except ModelError as exc:
             if released:

@@ -445,6 +445,12 @@ def undo(db_factory: Any, owner: str, session_id: str, keyed: Keyed | None = Non
 # --- narration ------------------------------------------------------------------------------------
 
 
+# A turn asks the model once for its narration; one the guard refuses is told offline, not
+# asked for again. The turn's budget (issue 15): one model call for a named move, two for a
+# proposed one (the proposal and the narration). The standalone /narrate keeps its retry.
+TURN_NARRATION_ATTEMPTS = 1
+
+
 def _narration(
     db: Db, row: store.SessionRow, turn: store.TurnRow, model: ChatModel | None
 ) -> Narration | None:
@@ -473,7 +479,7 @@ def _narration(
     return Narration(
         model=model, prompt=plan.prompt, check=guard_for(plan.judged(expect)),
         offline=offline.narration(resolution, words),
-        lead=plan.lead, most_sentences=plan.most_sentences,
+        lead=plan.lead, most_sentences=plan.most_sentences, attempts=TURN_NARRATION_ATTEMPTS,
     )  # fmt: skip
 
 

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prompts import RenderedPrompt
+from rules.catalog import load_tables
 from rules.registry import resolve_roll
-from service.narrator.guard import check_narration, expectation_from
+from service.narrator.guard import Expectation, check_narration, expectation_from
 from service.narrator.lead import attempt_words, lead_sentence
 from service.narrator.model import Calls
 from service.narrator.runner import Done, Event, Token, guard_for, narrate
@@ -225,6 +226,24 @@ ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood"
          "You stumble on the last step, your legs giving way as you try to balance.", None),
         (GO_FORTH_FAILURE, "I force the rusted hatch open",
          "The hatch, despite your effort, remains stubbornly sealed.", None),
+        # run 11 (judged, then read): acts past the attempt in other words, and what is not one:
+        # a clause set during the attempt, another's demand, a mood of the air or a town
+        (WEAK_FACE_DANGER, "I convince the harbourmaster to let us dock",
+         "You and your companions carefully negotiate with the harbourmaster.", "player_agency"),
+        (STRONG_FACE_DANGER, "I dodge the falling portcullis",
+         "As you step over the open hole, you notice a small village.", "player_agency"),
+        (GO_FORTH_SUCCESS, "I force the shrine's stone door",
+         "The temperature drops as you enter the shrine.", "player_agency"),
+        (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
+         "As you approach the ship, you notice a small group of pirates lurking nearby.", None),
+        (GO_FORTH_SUCCESS, "I force the shrine's stone door",
+         "As you open the door, it is revealed to be a room filled with ancient artifacts.", None),
+        (GO_FORTH_FAILURE, "I try to sweet-talk the quartermaster into letting me go",
+         "The quartermaster refuses and instead demands that you return to the island.", None),
+        (WEAK_FACE_DANGER, "I draw my cutlass as the boarders come over the rail",
+         "As the boarders gather at the rail, a sense of unease fills the air.", None),
+        (GO_FORTH_SUCCESS, "I sprint across the collapsing bridge",
+         "A wave of panic sweeps through the town as people realize the bridge has failed.", None),
     ],
 )  # fmt: skip
 def test_after_the_lead_the_character_does_not_act(
@@ -258,3 +277,80 @@ def test_a_narration_in_the_first_person_is_no_narration_to_you() -> None:
     # an NPC's "I", in quotes, is speech
     quoted = "The dwarf folds his arms. 'You think I'd take less?' Neither of you gives way."
     assert check_narration(quoted, expect).passed
+
+
+@pytest.mark.parametrize(
+    ("roll", "action", "words", "flagged"),
+    [
+        # run 11: a mood told by its form, not named from a list of emotions (the prompts: "Never
+        # say what "you" do next, where "you" go, or what "you" say, decide, think or feel")
+        (STRONG_FACE_DANGER, "I swim for the wreck before the tide turns",
+         "Kell looks up at the moon, feeling confused and disoriented.", "player_agency"),
+        (STORYTELLER_FAILURE, "I leap across the rooftops",
+         "You fall and land on the ground, feeling a mix of surprise and disappointment.",
+         "player_agency"),
+        (STRONG_FACE_DANGER, "I pick the captain's pocket",
+         "Kell looks at the empty pocket, unsure what to do next.", "player_agency"),
+        (STORYTELLER_FAILURE, "I listen at the door",
+         "You sense its presence, and a panic begins to set in.", "player_agency"),
+        # a success told as being turned on: noticed while shadowing, menaced after a stare-down
+        # (Storyteller: "If the number of successes equals or exceeds the difficulty, the
+        # character succeeds" is the other side of a simple roll's failure)
+        (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+         "The ghoul turns around and stares at you, its eyes widening.", "outcome"),
+        (STORYTELLER_SUCCESS, "I stare down the rival Kindred",
+         "The rival Kindred raises a dark, menacing shadow over you.", "outcome"),
+        # sensations and the world's moods are let be
+        (STRONG_FACE_DANGER, "I climb the crumbling sea wall",
+         "Spray lashes the stones, and you feel the wall shudder under the surf.", None),
+        (STRONG_FACE_DANGER, "I climb the crumbling sea wall",
+         "Gulls wheel overhead, the air feeling colder near the top.", None),
+    ],
+)  # fmt: skip
+def test_moods_and_being_turned_on_are_read_with_or_without_the_lead(
+    roll: tuple,
+    action: str,
+    words: str,
+    flagged: str | None,  # type: ignore[type-arg]
+) -> None:
+    lead, expect = _after_lead(*roll, action)
+    assert check_narration(f"{lead} {words}", expect).failed == ([flagged] if flagged else [])
+    # the same words told whole, with no lead (a narration of an outcome, a spark)
+    plain = expect.model_copy(update={"lead": None})
+    assert (flagged in check_narration(words, plain).failed) if flagged else True
+
+
+def test_a_table_row_that_was_not_rolled_is_a_contradiction() -> None:
+    # Elegy's Pay the Price: "Roll on the table below" for a result; a real model told the row
+    # "A trusted individual or community acts against you" when the engine rolled "You are
+    # separated from something or someone" (run 11)
+    spark = resolve_roll("elegy", "table", {"table": "pay_the_price"}, dice=[24])
+    expect = expectation_from(spark, action="the hunter is closing in")
+    assert expect.rows == ("You are separated from something or someone",)
+    other = (
+        "As you approach the hunter, your trust in the community is compromised, leading to a "
+        "distrustful individual or community acting against you."
+    )
+    report = check_narration(other, expect)
+    assert report.failed == ["outcome"] and "did not roll" in report.reason()
+    rolled = (
+        "The hunter's horn drives a wedge between you and your sister; you lose her in the dark."
+    )
+    assert check_narration(rolled, expect).passed
+
+
+@pytest.mark.parametrize("system", ["sundered_isles", "elegy", "go_forth", "storyteller"])
+def test_every_rows_own_words_are_never_another_rows(system: str) -> None:
+    # Each row told in its own words passes, however many words it shares with the table's
+    # other rows (those are not counted against it)
+    told = 0
+    for table in load_tables(system).values():
+        texts = list(dict.fromkeys(r.text for r in table.rows))
+        for text in texts:
+            expect = Expectation(
+                system=system, outcome="row", polarity="neutral", rows=(text,),
+                other_rows=tuple(t for t in texts if t != text),
+            )  # fmt: skip
+            assert "did not roll" not in (check_narration(f"{text}.", expect).reason()), text
+            told += 1
+    assert told > 0

@@ -98,6 +98,9 @@ def test_the_guard_rejects_a_narration_that_obeys_the_player(client: TestClient)
     assert OBEYING not in injected["narration"] and injected["narrator"] == "offline"
     record = injected["narrated"]
     assert record["rejected"], record  # the complying reply was not shown
+    # A turn asks once (turns.TURN_NARRATION_ATTEMPTS): one model call for a named move, the
+    # refused narration told offline, not asked for again
+    assert len(record["rejected"]) == 1 and record["calls"] == 1, record
     assert all("a failure told as success" in reason for reason in record["rejected"])
     assert all("'+7 momentum'" in reason for reason in record["rejected"])
     assert record["guard"]["passed"] is False
