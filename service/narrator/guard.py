@@ -1057,7 +1057,20 @@ _COST = (
 # hit, are not flagged. Kinds, not instances: the character unseen, the deed done with ease or in
 # time, a way opening, a blow that misses them; and, on the other side, the character seen,
 # struck, turned back or forced to retreat.
+# a clean hit told for a miss or a graze: "The arrow flies straight into the wolf's eye" (run 12,
+# Go Forth's "If you miss: You Graze, dealing your Effort modifier in damage": a graze is no
+# clean hit, though it harms)
+_CLEAN_HIT = re.compile(
+    r"\b(?:arrows?|bolts?|shots?|bullets?|blades?|axe|sword|spear|dagger|knife|blow|fist)\b"
+    r"[^.;:!?\n]{0,30}?\b(?:straight|squarely|right|deep|cleanly) (?:into|through)\b"
+)
 _EVENT_SUCCESS = (
+    _CLEAN_HIT.pattern,
+    # the other side giving way: "The orc's eyes widen, and he retreats into his shadow" on a lost
+    # arm-wrestle (run 12)
+    r"\b(?:he|she|it|they|the [a-z]+)\b(?: [a-z]+){0,2}? (?:retreats|retreated|backs away|"
+    r"backed away|backs off|backed off|flees|fled|yields|yielded|surrenders|surrendered|gives "
+    r"ground|gave ground|gives up|gave up)\b",
     # the one persuaded giving way (run 10, a miss at sweet-talking the quartermaster into
     # letting you go: "The quartermaster hesitates, then nods reluctantly.")
     r"\b(?:nods|nodded) (?:reluctantly|slowly|grudgingly|once|at last|finally)\b|"
@@ -1106,6 +1119,11 @@ _EVENT_HARM = (
     r"\b(?:sees?|saw|spots?|spotted|notices?|noticed|recogni[sz](?:es|ed|e)) (?:you|{c})\b",
     # turned on: "The ghoul turns around and stares at you" on a shadowing success, "The rival
     # Kindred raises a dark, menacing shadow over you" on a won stare-down (run 11)
+    r"\b(?:turns?|turned)(?: (?:its|his|her|their) (?:head|gaze|eyes|face))? (?:towards?|to|on) "
+    r"(?:you|{c})\b|"
+    # the other side ready to hurt you: "The rival Kindred grins at you, ready to strike" (run 9),
+    # "The bandit chief jumps back in surprise and draws his sword, ready to strike" (run 12)
+    r"\b(?:ready|poised|about|preparing) to (?:strike|attack|pounce|lunge|charge|fire|shoot)\b|"
     r"\b(?:turns?|turned|spins?|spun|whirls?|whirled|wheels?|wheeled)(?: around| round| back)?,? "
     r"(?:and )?(?:stares?|stared|looks?|looked|glares?|glared|peers?|peered) (?:\w+ )?at "
     r"(?:you|{c})\b|\b(?:looms?|loomed|towers?|towered) over (?:you|{c})\b|"
@@ -1360,6 +1378,10 @@ def _check_outcome(
             report("success (through events)", live(lex.event_success))
     if echoed := _example_of_another_band(text.joined, expect):
         report("another band (the prompt's example of it)", echoed)
+    if expect.outcome == "graze" and (
+        clean := [m.group() for m in _CLEAN_HIT.finditer(text.joined)]
+    ):
+        problems.append(f"{_outcome_label(expect)} told as a clean hit: {_quote_words(clean)}")
     if expect.outcome == "graze" and (untouched := _untouched(text)):
         report("no damage (a graze deals its Effort in damage)", untouched)
     if bands := _band_mentions(expect, text.sentences):
@@ -1666,6 +1688,10 @@ _DECIDE = (
 _FORCED = (
     r"(?:feel|feels|felt) (?:\w+ )?(?:compelled|forced|obliged|obligated|driven|bound|"
     r"duty-bound|pressured)|(?:have|has|had) no choice but|"
+    # the next act decided as the only one left: "You realize that your only option is to swim
+    # through the water" (run 12)
+    r"(?:realise|realize|realises|realizes|realised|realized|know|knows|knew|see|sees|saw) "
+    r"(?:that )?(?:your|his|her|the) only (?:option|choice|way|hope|chance) (?:is|was) to|"
     r"(?:realise|realize|realises|realizes|realised|realized|understand|understands|"
     r"understood) (?:that )?(?:you|he|she) (?:need|needs|needed|must|have to|has to|had to|"
     r"should) (?:to )?(?:take|act|do|go|stop|find|get|make|leave|return|confront)\b|"
@@ -1720,7 +1746,7 @@ _WILLS = (
     r"proceeded|"
     r"(?:lose|loses|lost) (?:all )?(?:hope|heart|nerve|faith|courage)|"
     r"(?:set|sets) off|(?:head|heads|headed) (?:off|inside|deeper|"
-    r"onward)|(?:continue|continues|continued) (?:your|his|her|their) (?:search|journey|"
+    r"onward|to|for|toward|towards|back|out)\b|(?:continue|continues|continued) (?:your|his|her|their) (?:search|journey|"
     r"investigation|way|climb|work)|(?:take|takes|took) a deep breath)\b)"
 )
 _CAUSES = (
@@ -2333,7 +2359,10 @@ _SCAFFOLD = re.compile(
     r"</?\s*(?:passage|action|context|situation|question|outcome|conversation|br)\b[^>]*>|"
     r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
     r"the situation so far|the player's character|write the narration again|"
-    r"the first sentence|write the next sentence)\b|"
+    r"the first sentence|write the next sentence|"
+    # the model speaking of its task: "A rockslide! That's what the player described in the
+    # situation." (run 12)
+    r"the player (?:described|said|asked|wrote|mentioned|specified|provided))\b|"
     # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
     r"\bt\d{1,4}:(?=\s)|"
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
@@ -2430,6 +2459,10 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
     ]
     if told := _other_row_told(sentences, expect):
         checks = _merged(checks, {"outcome": f"a row the table did not roll told: {told}"})
+    if expect.rows and (acts := _continuation_acts(text, expect)[0]):
+        # a table's event befalls the character or is seen by them; the player says what they
+        # do about it ("You quickly gather your belongings and head to the deck", run 12)
+        checks = _merged(checks, {"player_agency": f"the character acts: {_quote_words(acts)}"})
     if expect.lead and text.lstrip().startswith(expect.lead):
         checks = _with_continuation(checks, text.lstrip()[len(expect.lead) :], expect, complete)
     return GuardReport(passed=all(c.passed for c in checks), checks=checks)
@@ -2495,7 +2528,9 @@ _PERCEIVE_OR_BE = _word_set(
     managed succeed succeeds succeeded make makes made was is am balance balances steady
     steadies breathe breathes recover recovers cling clings brace braces look looks looked gaze
     gazes gazed stare stares stared peer peers peered listen listens listened observe observes
-    observed examine examines examined inspect inspects inspected study studies studied"""
+    observed examine examines examined inspect inspects inspected study studies studied
+    recognise recognises recognised recognize recognizes recognized discover discovers
+    discovered need needs needed"""
 )
 # What befalls the character: a failure's or a cost's, never a success's ("You climb the cliff
 # to the watchtower, and it works. ... you lose balance. You fall and break your leg.").
@@ -2568,20 +2603,26 @@ _INTO = _word_set(
 )
 
 
+_PLACED_OR_REACHING = _word_set("find finds found reach reaches reached")
+
+
 def _told_by_others(before: str) -> bool:
     return bool(_OTHERS_WISH.search(before))
 
 
-def _during_the_attempt(before: str, verb: str, after: str, stated: set[str]) -> bool:
+def _during_the_attempt(
+    before: str, verb: str, after: str, stated: set[str], *, scene: bool = False
+) -> bool:
     """A clause set during the attempt itself ("As you approach the ship" after "I sneak aboard
     the moored galleon", "As you open the door" after "I force the shrine's stone door", run 11):
     "as", "while" or "when", with approaching, or with a verb whose object the player named,
-    unless it takes the character somewhere new (_INTO)."""
+    unless it takes the character somewhere new (_INTO); a table's scene may ("As you step into
+    port" for "a new session opens in port", run 9)."""
     if not re.search(r"\b(?:as|while|when)\s+$", before, re.IGNORECASE):
         return False
     if verb in ("approach", "approaches", "approached", "near", "nears", "neared"):
         return True
-    if verb in _INTO:
+    if verb in _INTO and not scene:
         return False
     named = re.findall(r"[a-z]{3,}", re.split(r"[,;.!?]", after, maxsplit=1)[0])[:4]
     return any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its"))
@@ -2592,7 +2633,9 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     what befalls them, nor the player's own verbs), and on a success what befalls them."""
     acts: list[str] = []
     befalls: list[str] = []
-    stated = {w[:4] for w in re.findall(r"[a-z]{3,}", (expect.action or "").lower())}
+    # the player's words, and a table's rolled rows ("You face a tough choice" tells the row)
+    said_before = " ".join([expect.action or "", *expect.rows]).lower()
+    stated = {w[:4] for w in re.findall(r"[a-z]{3,}", said_before)}
     plain = _unquoted(words)
     # "he"/"she" where it can only be the character ("Kell can't even see what's ahead. He
     # scrambles to find a way out", run 9): read as the name
@@ -2622,11 +2665,37 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
                 and re.search(r"\bbut\b|\bonly to\b|\bfails?\b|\bin vain\b", rest_of_sentence)
             ):
                 continue  # the attempt told again as failing: "You try to open the door, but ..."
+            if not after and plain[m.end() : m.end() + 1] == ":":
+                continue  # the offline narration's "You attempt: “…”" (the player's words)
             verb = after.group(1).lower() if after else verb
         said = _excerpt(plain, m.start("who"), m.end())
         if verb[:4] in stated or _told_by_others(plain[: m.start("who")]):
             continue
-        if _during_the_attempt(plain[: m.start("who")], verb, plain[m.end() :], stated):
+        if _during_the_attempt(
+            plain[: m.start("who")], verb, plain[m.end() :], stated, scene=bool(expect.rows)
+        ):
+            continue
+        if (
+            verb in _PLACED_OR_REACHING
+            and re.match(r"\s+(?:the|a|an) [\w' ]{1,30}?, where (?:you|he|she)\b", plain[m.end() :])
+            and expect.polarity != "failure"
+        ):
+            # a place found and gone into: "You find the captain's cabin, where you can see the
+            # deck" after sneaking aboard (run 12)
+            acts.append(_excerpt(plain, m.start("who"), m.end() + 20))
+            continue
+        if (
+            verb in _PLACED_OR_REACHING
+            and re.match(
+                r"\s+(?:for|out|into|toward|towards|after)\b|\s+(?:yourself|himself|herself) "
+                r"(?:in|inside|at|on|atop|aboard|standing|walking|back|outside|within)\b",
+                plain[m.end() :],
+            )
+            and not (expect.polarity == "failure" and verb.startswith("f"))
+        ):
+            # "you find yourself in an unexpected underground cave" on a success (a failure may
+            # put you somewhere: what befalls you), "as you reach for the handle again" (run 12)
+            acts.append(_excerpt(plain, m.start("who"), m.end() + 8))
             continue
         if verb in _BEFALLS:
             if expect.polarity == "success":

@@ -100,7 +100,7 @@ def score(name: str, entries: Sequence[Scored]) -> tuple[float, float, str, list
     return catch, false, line, missed
 
 
-@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 11)])
+@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 12)])
 def test_catch_rate_and_false_alarms_on_real_model_narrations(
     split: str, guard_rates: dict[str, str]
 ) -> None:
@@ -112,14 +112,21 @@ def test_catch_rate_and_false_alarms_on_real_model_narrations(
     assert false <= FALSE_ALARMS_AT_MOST, (line, missed)
 
 
-# Judged and not tuned on: scored and printed with the others, not held to the floors (the
-# next work's held-out measure; issue 15's last note).
-REPORTED_ONLY = ("real_run11",)
+# Scored and printed with the others, not held to the floors, with the reason. Run 12 was tuned
+# on: two of its misses copy the continuation prompt's examples, removed after it for that
+# (the guard cannot know a prompt that is gone). The newest run is judged and not tuned on
+# (issue 15's closing measure).
+REPORTED_ONLY = {
+    "real_run12": "tuned on; two misses copy a prompt example since removed: reported",
+    "real_run13": "judged, not tuned on: reported",
+}
 
 
-@pytest.mark.parametrize("split", REPORTED_ONLY)
+@pytest.mark.parametrize("split", sorted(REPORTED_ONLY))
 def test_the_newest_real_run_is_reported(split: str, guard_rates: dict[str, str]) -> None:
+    if split not in real():
+        pytest.skip(f"no {split} split")
     _, _, line, missed = score(split, real()[split])
-    guard_rates[split] = f"{line} [judged, not tuned on: reported]"
+    guard_rates[split] = f"{line} [{REPORTED_ONLY[split]}]"
     # what the floors would say, kept in the printed line; the set itself must hold both labels
     assert {e.label for e in real()[split]} == {"consistent", "contradicting"}, missed

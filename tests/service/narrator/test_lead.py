@@ -244,6 +244,19 @@ ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood"
          "As the boarders gather at the rail, a sense of unease fills the air.", None),
         (GO_FORTH_SUCCESS, "I sprint across the collapsing bridge",
          "A wave of panic sweeps through the town as people realize the bridge has failed.", None),
+        # run 12: taken somewhere on a success, trying again, a place found and gone into
+        (STRONG_FACE_DANGER, "I tear the iron gate off its hinges",
+         "The door swings open, and you find yourself in an unexpected underground cave.",
+         "player_agency"),
+        (GO_FORTH_FAILURE, "I force the rusted hatch open",
+         "The cold air stings your skin as you reach for the handle again.", "player_agency"),
+        (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
+         "You find the captain's cabin, where you can see the deck.", "player_agency"),
+        # ... and being put somewhere by a failure, or surrounded, is what befalls you
+        (GO_FORTH_FAILURE, "I cut the mooring lines",
+         "You find yourself in the cold water, the hull drifting away.", None),
+        (WEAK_FACE_DANGER, "I cut the mooring lines",
+         "You find yourself surrounded by a dense fog.", None),
     ],
 )  # fmt: skip
 def test_after_the_lead_the_character_does_not_act(
@@ -300,6 +313,22 @@ def test_a_narration_in_the_first_person_is_no_narration_to_you() -> None:
          "The ghoul turns around and stares at you, its eyes widening.", "outcome"),
         (STORYTELLER_SUCCESS, "I stare down the rival Kindred",
          "The rival Kindred raises a dark, menacing shadow over you.", "outcome"),
+        # run 12: a success told as being turned on, or the other side ready to strike; a miss
+        # told as the other side giving way; a graze as a clean hit (go_forth.txt: "If you
+        # miss: You Graze, dealing your Effort modifier in damage")
+        (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+         "The ghoul turns its head towards you, an unsettling expression on its face.", "outcome"),
+        (STORYTELLER_SUCCESS, "I vault the table and strike at the bandit chief",
+         "The bandit chief jumps back in surprise and draws his sword, ready to strike.",
+         "outcome"),
+        (GO_FORTH_FAILURE, "I arm-wrestle the orc for the map",
+         "The orc's eyes widen, and he retreats into his shadow.", "outcome"),
+        (GO_FORTH_GRAZE, "I loose an arrow at the wolf",
+         "The arrow flies straight into the wolf's eye, and it screeches.", "outcome"),
+        # the next act decided as the only one
+        (GO_FORTH_FAILURE, "I read the reef's currents",
+         "The currents are too strong. You realize that your only option is to swim.",
+         "player_agency"),
         # sensations and the world's moods are let be
         (STRONG_FACE_DANGER, "I climb the crumbling sea wall",
          "Spray lashes the stones, and you feel the wall shudder under the surf.", None),
@@ -337,6 +366,23 @@ def test_a_table_row_that_was_not_rolled_is_a_contradiction() -> None:
         "The hunter's horn drives a wedge between you and your sister; you lose her in the dark."
     )
     assert check_narration(rolled, expect).passed
+
+
+def test_a_table_event_befalls_the_character_who_does_not_act() -> None:
+    # A spark turns rolled rows into an event; what the character does about it is the
+    # player's: "You quickly gather your belongings and head to the deck of the ship" (run 12)
+    spark = resolve_roll("sundered_isles", "table", {"table": "begin_a_session"}, dice=[25])
+    expect = expectation_from(spark, action="a new session opens in port")
+    assert expect.rows
+    acting = "A familiar captain waves from the quay. You quickly gather your belongings."
+    assert check_narration(acting, expect).failed == ["player_agency"]
+    # the scene set, the rolled row's own words, what is seen: let be
+    seen = "As you step into port, you notice a ship you recognize."
+    assert check_narration(seen, expect).passed, check_narration(seen, expect).reason()
+    price = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, dice=[12])
+    row = expectation_from(price, action="Kell failed to slip past the patrol")
+    assert row.rows == ("You face a tough choice",)
+    assert check_narration("You face a tough choice.", row).passed
 
 
 @pytest.mark.parametrize("system", ["sundered_isles", "elegy", "go_forth", "storyteller"])
