@@ -164,9 +164,7 @@ STORYTELLER_FAILURE = ("storyteller", "simple", {"pool": 5, "difficulty": 7}, [4
 ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood": 3}, [9, 8])
 
 
-@pytest.mark.parametrize(
-    ("roll", "action", "words", "flagged"),
-    [
+CONTINUATIONS = [
         # A real model's continuations (bench/real_model.py, run 8), after the code's lead. The
         # continuation prompt: "Never say what "you" do next, say, decide, think or feel".
         (WEAK_FACE_DANGER, "I try to convince the harbourmaster to let us dock",
@@ -257,20 +255,7 @@ ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood"
          "You find yourself in the cold water, the hull drifting away.", None),
         (WEAK_FACE_DANGER, "I cut the mooring lines",
          "You find yourself surrounded by a dense fog.", None),
-    ],
-)  # fmt: skip
-def test_after_the_lead_the_character_does_not_act(
-    roll: tuple,
-    action: str,
-    words: str,
-    flagged: str | None,  # type: ignore[type-arg]
-) -> None:
-    lead, expect = _after_lead(*roll, action)
-    report = check_narration(f"{lead} {words}", expect)
-    assert report.failed == ([flagged] if flagged else []), report.reason()
-    # the same words with no lead are judged as before (the labelled sets' narrations)
-    plain = expect.model_copy(update={"lead": None})
-    assert check_narration(f"{lead} {words}", plain).passed or flagged == "outcome"
+]  # fmt: skip
 
 
 def test_the_session_summarys_turn_label_is_no_narration() -> None:
@@ -292,9 +277,7 @@ def test_a_narration_in_the_first_person_is_no_narration_to_you() -> None:
     assert check_narration(quoted, expect).passed
 
 
-@pytest.mark.parametrize(
-    ("roll", "action", "words", "flagged"),
-    [
+MOODS_AND_TURNS = [
         # run 11: a mood told by its form, not named from a list of emotions (the prompts: "Never
         # say what "you" do next, where "you" go, or what "you" say, decide, think or feel")
         (STRONG_FACE_DANGER, "I swim for the wreck before the tide turns",
@@ -334,19 +317,28 @@ def test_a_narration_in_the_first_person_is_no_narration_to_you() -> None:
          "Spray lashes the stones, and you feel the wall shudder under the surf.", None),
         (STRONG_FACE_DANGER, "I climb the crumbling sea wall",
          "Gulls wheel overhead, the air feeling colder near the top.", None),
-    ],
-)  # fmt: skip
-def test_moods_and_being_turned_on_are_read_with_or_without_the_lead(
-    roll: tuple,
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("roll", "action", "words", "flagged", "whole"),
+    [(*case, False) for case in CONTINUATIONS] + [(*case, True) for case in MOODS_AND_TURNS],
+)
+def test_after_the_lead_the_character_does_not_act(
+    roll: tuple,  # type: ignore[type-arg]
     action: str,
     words: str,
-    flagged: str | None,  # type: ignore[type-arg]
+    flagged: str | None,
+    whole: bool,
 ) -> None:
     lead, expect = _after_lead(*roll, action)
-    assert check_narration(f"{lead} {words}", expect).failed == ([flagged] if flagged else [])
-    # the same words told whole, with no lead (a narration of an outcome, a spark)
+    report = check_narration(f"{lead} {words}", expect)
+    assert report.failed == ([flagged] if flagged else []), report.reason()
     plain = expect.model_copy(update={"lead": None})
-    assert (flagged in check_narration(words, plain).failed) if flagged else True
+    if whole:  # a mood, being turned on: flagged in words told whole too (an outcome, a spark)
+        assert (flagged in check_narration(words, plain).failed) if flagged else True
+    else:  # with no lead, judged as before (the labelled sets' narrations)
+        assert check_narration(f"{lead} {words}", plain).passed or flagged == "outcome"
 
 
 def test_a_table_row_that_was_not_rolled_is_a_contradiction() -> None:
