@@ -426,8 +426,8 @@ def summary(records: list[dict[str, Any]]) -> str:
         f"proposed turns: {len(proposed)}; refused at accept: {len(refused)} "
         f"{[r.get('accept_error') for r in refused]}",
         f"model calls per turn: named {[r.get('calls_turn') for r in sessions if not r.get('proposed')]}"
-        f", proposed {[r.get('calls_turn') for r in proposed]}; of them guard retries (a second "
-        f"narration after a rejected one): {sum(len(r.get('rejected', [])) for r in sessions)}",
+        f", proposed {[r.get('calls_turn') for r in proposed]}; turn narrations the guard refused "
+        f"(told offline, not asked for again): {sum(len(r.get('rejected', [])) for r in sessions)}",
         f"rules: {len(rules)}; model answers {sum(r.get('narrator') == 'model' for r in rules)}; "
         f"answerable said not covered: {len(wrongly)} of {sum(bool(r['answerable']) for r in rules)}"
         f"; unanswerable said not covered: {len(rightly)} of "

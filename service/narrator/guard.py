@@ -862,6 +862,10 @@ _SUCCESS = (
     rf"\b{_PC}{_HAVE}{_ADV}(?:succeed(?:s|ed)?|prevail(?:s|ed)?|triumph(?:s|ed)?|win|wins|won)\b",
     rf"\b{_PC}(?: are| were|'re| is| was) (?:\w+ )?successful\b",
     rf"\b{_PC}{_HAVE}{_ADV}(?:manage[sd]?|managing) to\b",
+    # a second verb of the character's: "You struggle to maintain the mooring lines but finally
+    # manage it" (run 13, on a miss)
+    rf"\b{_PC}\b[^.;:!?\n]{{0,60}}?\b(?:but|and) (?:finally |eventually |at last |somehow )?"
+    r"(?:manage[sd]?|succeed(?:s|ed)?) (?:it|to)\b",
     rf"\b{_PC}{_HAVE}{_ADV}(?:pull(?:s|ed)?) (?:it|this|that) off\b",
     rf"\b{_PC}{_HAVE}{_ADV}(?:make|makes|made) it\b"
     r"(?! (?:worse|harder|look|sound|seem|clear|known|impossible|easy|difficult|hard))",
@@ -1121,6 +1125,10 @@ _EVENT_HARM = (
     # Kindred raises a dark, menacing shadow over you" on a won stare-down (run 11)
     r"\b(?:turns?|turned)(?: (?:its|his|her|their) (?:head|gaze|eyes|face))? (?:towards?|to|on) "
     r"(?:you|{c})\b|"
+    # the other side unharmed and at you: "The bandit lunges at you" on a hit, "He lunges forward,
+    # aiming for your head" on a spectacular strike (run 13)
+    r"\blunges?\b[^.;:!?\n]{0,20}?\b(?:at|toward|towards) (?:you|{c})\b|"
+    r"\baiming (?:for|at) (?:you|your|{c})\b|"
     # the other side ready to hurt you: "The rival Kindred grins at you, ready to strike" (run 9),
     # "The bandit chief jumps back in surprise and draws his sword, ready to strike" (run 12)
     r"\b(?:ready|poised|about|preparing) to (?:strike|attack|pounce|lunge|charge|fire|shoot)\b|"
@@ -1756,6 +1764,13 @@ _CAUSES = (
     r"scream|freeze|cower|hesitate|doubt|obey|kneel|beg|confess|agree|feel)\b"
 )
 
+# a mood caused: "You notice a shadowy figure moving in the corner of your hold, making you
+# nervous" (run 13)
+_CAUSES += (
+    r"|\b(?:make|makes|made|making|leave|leaves|left|leaving) (?:you|{names}) (?:feel(?:ing)? )?"
+    rf"(?:\w+ )?{_EMOTION}\b"
+)
+
 _CAUSED_PRONOUN = re.compile(_CAUSES.replace("{names}", "him|her"))
 
 _HYPOTHETICAL_CHOICE = re.compile(
@@ -2359,7 +2374,7 @@ _SCAFFOLD = re.compile(
     r"</?\s*(?:passage|action|context|situation|question|outcome|conversation|br)\b[^>]*>|"
     r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
     r"the situation so far|the player's character|write the narration again|"
-    r"the first sentence|write the next sentence|"
+    r"the first sentence|write the next sentence|write a different next sentence|"
     # the model speaking of its task: "A rockslide! That's what the player described in the
     # situation." (run 12)
     r"the player (?:described|said|asked|wrote|mentioned|specified|provided))\b|"
@@ -2620,8 +2635,8 @@ def _during_the_attempt(
     port" for "a new session opens in port", run 9)."""
     if not re.search(r"\b(?:as|while|when)\s+$", before, re.IGNORECASE):
         return False
-    if verb in ("approach", "approaches", "approached", "near", "nears", "neared"):
-        return True
+    if verb in ("approach", "approaches", "approached", "near", "nears", "neared") and not scene:
+        return True  # (a table's scene has no attempt: "As you approach this figure", run 13)
     if verb in _INTO and not scene:
         return False
     named = re.findall(r"[a-z]{3,}", re.split(r"[,;.!?]", after, maxsplit=1)[0])[:4]
@@ -2655,6 +2670,13 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             verb = both.group(1)
         elif m.group("tail") or verb in ("and", "or", "yourself", "too", "alone", "all"):
             continue  # "you're", "you and the captain"
+        if verb in ("manage", "manages", "managed") and (
+            then := re.match(r"\s+to\s+([a-z]+)", plain[m.end() :], re.IGNORECASE)
+        ):  # "you manage to dodge and make it through the fog bank" (run 13): what is managed,
+            # unless it is getting clear ("The portcullis drops, and you manage to escape", run 10)
+            if then.group(1).lower() in ("escape", "avoid", "evade", "survive"):
+                continue
+            verb = then.group(1).lower()
         if verb in ("try", "tries", "tried", "attempt", "attempts", "attempted", "begin", "begins",
                     "began", "start", "starts"):  # fmt: skip
             after = re.match(r"\s+to\s+([a-z]+)", plain[m.end() :], re.IGNORECASE)

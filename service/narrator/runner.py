@@ -145,8 +145,14 @@ FIXES = {
 }
 
 
-def retry_instruction(failed: Sequence[str]) -> str:
+def retry_instruction(failed: Sequence[str], *, continuing: bool = False) -> str:
+    """``continuing``: after a code's lead, where "the narration again" made a model write the
+    lead again and nothing else (run 13: 7 empty replies of 25 retries)."""
     fixes = "; ".join(FIXES.get(check, check) for check in failed) or "follow the rules above"
+    if continuing:
+        return (
+            f"\nWrite a different next sentence (not the first one again), and this time: {fixes}."
+        )
     return f"\nWrite the narration again, and this time: {fixes}."
 
 
@@ -273,7 +279,7 @@ async def narrate(
             if released:
                 yield Discard(f"the narration failed the guard: {reason}")
             if attempt < attempts:
-                correction = retry_instruction(failed.report.failed)
+                correction = retry_instruction(failed.report.failed, continuing=bool(lead))
                 continue
             fallback_reason = (
                 f"the model's narration failed the {', '.join(failed.report.failed)} check"

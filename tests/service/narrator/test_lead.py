@@ -106,11 +106,16 @@ MISS = expectation_from(
 LEAD = "You try to force the hatch, but it goes wrong."
 
 
-def _run(model: FakeModel, *, stream: bool) -> list[Event]:
+def _run(model: FakeModel, *, stream: bool, asked: list[str] | None = None) -> list[Event]:
+    def prompt(correction: str) -> RenderedPrompt:
+        if asked is not None:
+            asked.append(correction)
+        return RenderedPrompt(system="s", user="u")
+
     async def go() -> list[Event]:
         return [
             e async for e in narrate(
-                model=model, prompt=lambda c: RenderedPrompt(system="s", user="u"),
+                model=model, prompt=prompt,
                 offline="(offline)", check=guard_for(MISS), calls=Calls(), stream=stream,
                 lead=LEAD, most_sentences=2,
             )
@@ -138,9 +143,14 @@ def test_the_lead_comes_first_a_repeat_of_it_is_dropped_and_two_sentences_follow
 def test_the_model_words_are_judged_after_the_lead() -> None:
     # "a miss is a failure": the model's words telling a success after a miss's lead are refused
     # (both tries), and the offline narration is told.
-    done = _run(FakeModel(["You succeed."], ["You succeed again."]), stream=False)[-1]
+    asked: list[str] = []
+    done = _run(FakeModel(["You succeed."], ["You succeed again."]), stream=False, asked=asked)[-1]
     assert isinstance(done, Done) and done.narrated.narrator == "offline"
     assert done.text == "(offline)" and len(done.narrated.rejected) == 2
+    # the retry asks for another next sentence: "the narration again" made a real model write
+    # the lead again and nothing more (run 13)
+    assert asked[0] == "" and "different next sentence" in asked[1]
+    assert "narration again" not in asked[1]
 
 
 def _after_lead(
@@ -250,6 +260,12 @@ CONTINUATIONS = [
          "The cold air stings your skin as you reach for the handle again.", "player_agency"),
         (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
          "You find the captain's cabin, where you can see the deck.", "player_agency"),
+        # run 13: what is managed past the attempt (getting clear is the attempt's own end)
+        (STRONG_FACE_DANGER, "I hide in the fog bank and wait for the cutter",
+         "As the cutter approaches, you manage to dodge and make it through the fog bank.",
+         "player_agency"),
+        (GO_FORTH_SUCCESS, "I dodge the falling portcullis",
+         "The portcullis drops, and you manage to escape.", None),
         # ... and being put somewhere by a failure, or surrounded, is what befalls you
         (GO_FORTH_FAILURE, "I cut the mooring lines",
          "You find yourself in the cold water, the hull drifting away.", None),
@@ -308,6 +324,15 @@ MOODS_AND_TURNS = [
          "The orc's eyes widen, and he retreats into his shadow.", "outcome"),
         (GO_FORTH_GRAZE, "I loose an arrow at the wolf",
          "The arrow flies straight into the wolf's eye, and it screeches.", "outcome"),
+        # run 13: the other side unharmed and at you after a hit; a mood caused
+        (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+         "The bandit lunges at you, and you must choose to either dodge or block the attack.",
+         "outcome"),
+        (STORYTELLER_SUCCESS, "I vault the table and strike at the bandit chief",
+         "The chief grabs a nearby weapon. He lunges forward, aiming for your head.", "outcome"),
+        (WEAK_FACE_DANGER, "I look around the hold for the stolen charts",
+         "A shadowy figure moves in the corner of the hold, making you nervous.",
+         "player_agency"),
         # the next act decided as the only one
         (GO_FORTH_FAILURE, "I read the reef's currents",
          "The currents are too strong. You realize that your only option is to swim.",
@@ -371,6 +396,9 @@ def test_a_table_event_befalls_the_character_who_does_not_act() -> None:
     # the scene set, the rolled row's own words, what is seen: let be
     seen = "As you step into port, you notice a ship you recognize."
     assert check_narration(seen, expect).passed, check_narration(seen, expect).reason()
+    # a scene has no attempt to approach in: going toward someone is the player's (run 13)
+    toward = "A stranger watches the quay. As you approach this figure, he looks up."
+    assert check_narration(toward, expect).failed == ["player_agency"]
     price = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, dice=[12])
     row = expectation_from(price, action="Kell failed to slip past the patrol")
     assert row.rows == ("You face a tough choice",)
