@@ -1125,6 +1125,11 @@ _EVENT_HARM = (
     # Kindred raises a dark, menacing shadow over you" on a won stare-down (run 11)
     r"\b(?:turns?|turned)(?: (?:its|his|her|their) (?:head|gaze|eyes|face))? (?:towards?|to|on) "
     r"(?:you|{c})\b|"
+    # harm told in the passive: "You are suddenly attacked by the ghoul, and you are wounded in your
+    # chest" on a shadowing success (run 14)
+    r"\b(?:you|{c}) (?:are|is|were|was|get|gets|got) (?:\w+ )?(?:attacked|wounded|injured|hurt|"
+    r"stabbed|bitten|struck|caught|spotted|seen|noticed|captured|grabbed|seized|ambushed)\b"
+    r"(?! as\b)|"  # (not "you are seen as a hero")
     # the other side unharmed and at you: "The bandit lunges at you" on a hit, "He lunges forward,
     # aiming for your head" on a spectacular strike (run 13)
     r"\blunges?\b[^.;:!?\n]{0,20}?\b(?:at|toward|towards) (?:you|{c})\b|"
@@ -1879,8 +1884,12 @@ def _heart(character: str | None) -> re.Pattern[str]:
         # confused and disoriented", "You fall ..., feeling a mix of surprise and disappointment"
         # (a real model, run 11); "feeling the spray" is a sensation (a determiner, a thing)
         rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?(?:,\s*feeling|\b(?:feel|feels|felt))\s+{_MOOD}|"
-        # the character's mind: "Kell looks at the empty pocket, unsure what to do next"
-        rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?\b(?:unsure|uncertain|not sure|wondering|at a loss|"
+        # the character's mind: "Kell looks at the empty pocket, unsure what to do next", "A
+        # blinding sandstorm sweeps through the fort, leaving you gasping for breath and wondering
+        # how to escape" (run 14)
+        # (not another's: "you realize that they seem uncertain about what happened", run 11)
+        rf"\b(?:you|{_names(character)})\b(?:(?!\b(?:they|he|she|it|who|which|that)\b)[^.!?\n])*?"
+        r"\b(?:unsure|uncertain|not sure|wondering|at a loss|"
         r"undecided) (?:of |about )?(?:what|how|whether|if|where|which|who|why)\b|"
         # a feeling arriving in a sentence of the character's: "You sense its presence, and a
         # panic begins to set in" (run 11); "dread washes over you"
@@ -2377,7 +2386,9 @@ _SCAFFOLD = re.compile(
     r"the first sentence|write the next sentence|write a different next sentence|"
     # the model speaking of its task: "A rockslide! That's what the player described in the
     # situation." (run 12)
-    r"the player (?:described|said|asked|wrote|mentioned|specified|provided))\b|"
+    r"the player (?:described|said|asked|wrote|mentioned|specified|provided)|"
+    # "You are tailing a ghoul as the player." (run 14)
+    r"as the player)\b|"
     # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
     r"\bt\d{1,4}:(?=\s)|"
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
@@ -2697,6 +2708,10 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             plain[: m.start("who")], verb, plain[m.end() :], stated, scene=bool(expect.rows)
         ):
             continue
+        if verb in ("come", "comes", "came") and re.match(
+            r"\s+(?:across|upon)\b", plain[m.end() :]
+        ):
+            continue  # "You come across a small clearing" (run 14): a finding
         if (
             verb in _PLACED_OR_REACHING
             and re.match(r"\s+(?:the|a|an) [\w' ]{1,30}?, where (?:you|he|she)\b", plain[m.end() :])

@@ -266,6 +266,9 @@ CONTINUATIONS = [
          "player_agency"),
         (GO_FORTH_SUCCESS, "I dodge the falling portcullis",
          "The portcullis drops, and you manage to escape.", None),
+        # run 14: coming across a place while tracking is finding it
+        (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+         "You come across a small clearing, and the goblins retreat into the trees.", None),
         # ... and being put somewhere by a failure, or surrounded, is what befalls you
         (GO_FORTH_FAILURE, "I cut the mooring lines",
          "You find yourself in the cold water, the hull drifting away.", None),
@@ -333,6 +336,17 @@ MOODS_AND_TURNS = [
         (WEAK_FACE_DANGER, "I look around the hold for the stolen charts",
          "A shadowy figure moves in the corner of the hold, making you nervous.",
          "player_agency"),
+        # run 14: harm told in the passive on a success, the character's thoughts after a cost
+        (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+         "You are suddenly attacked by the ghoul, and you are wounded in your chest.", "outcome"),
+        (WEAK_FACE_DANGER, "I study the fort's walls from the dunes",
+         "A sandstorm sweeps through, leaving you gasping for breath and wondering how to escape.",
+         "player_agency"),
+        # ... and what is not: another's uncertainty, being seen as someone
+        (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
+         "You realize that they seem uncertain about what happened.", None),
+        (STRONG_FACE_DANGER, "I break the blockade",
+         "The Governor's men salute; you are seen as a hero of the blockade now.", None),
         # the next act decided as the only one
         (GO_FORTH_FAILURE, "I read the reef's currents",
          "The currents are too strong. You realize that your only option is to swim.",
@@ -399,6 +413,12 @@ def test_a_table_event_befalls_the_character_who_does_not_act() -> None:
     # a scene has no attempt to approach in: going toward someone is the player's (run 13)
     toward = "A stranger watches the quay. As you approach this figure, he looks up."
     assert check_narration(toward, expect).failed == ["player_agency"]
+    # the model speaking of its task (runs 12 and 14)
+    for meta in (
+        "A ship waits in port for you as the player.",
+        "A storm! That's what the player described.",
+    ):
+        assert check_narration(meta, expect).failed == ["form"], meta
     price = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, dice=[12])
     row = expectation_from(price, action="Kell failed to slip past the patrol")
     assert row.rows == ("You face a tough choice",)
