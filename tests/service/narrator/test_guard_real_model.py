@@ -100,7 +100,7 @@ def score(name: str, entries: Sequence[Scored]) -> tuple[float, float, str, list
     return catch, false, line, missed
 
 
-@pytest.mark.parametrize("split", [f"real_run{n}" for n in range(1, 12)])
+@pytest.mark.parametrize("split", [f"real_run{n}" for n in (*range(1, 12), 14)])
 def test_catch_rate_and_false_alarms_on_real_model_narrations(
     split: str, guard_rates: dict[str, str]
 ) -> None:
@@ -112,13 +112,16 @@ def test_catch_rate_and_false_alarms_on_real_model_narrations(
     assert false <= FALSE_ALARMS_AT_MOST, (line, missed)
 
 
-# Scored and printed with the others, not held to the floors, with the reason. Run 12 was tuned
-# on: two of its misses copy the continuation prompt's examples, removed after it for that
-# (the guard cannot know a prompt that is gone). The newest run is judged and not tuned on
-# (issue 15's closing measure).
+# Scored and printed with the others, not held to the floors, with the reason. Runs 12 and 13
+# were tuned on and stay under the catch floor: two of run 12's misses copy the continuation
+# prompt's examples, removed after it for that (the guard cannot know a prompt that is gone);
+# run 13's four misses each need meaning the guard does not read (a game term as a noun, the
+# character's drawn cutlass striking, a success undone by "only to", the model describing its
+# task). The newest run is judged and not tuned on (issue 15's closing measure).
 REPORTED_ONLY = {
     "real_run12": "tuned on; two misses copy a prompt example since removed: reported",
-    "real_run13": "judged, not tuned on: reported",
+    "real_run13": "tuned on; four misses need meaning the guard does not read: reported",
+    "real_run15": "judged, not tuned on: reported",
 }
 
 
