@@ -431,9 +431,19 @@ def test_a_model_streams_behind_an_api_key(
     page.get_by_text("Choose the move yourself, or roll by hand").click()
     page.get_by_label("Move or roll").select_option("kind:oracle")
     page.get_by_label("Dice you rolled by hand (optional)").fill("90")
+    # A session's turn asks the model once (turns.TURN_NARRATION_ATTEMPTS), so the offline
+    # narration follows the withdrawal at once and replaces it: the withdrawal is caught as the
+    # page writes it, not looked for afterwards.
+    page.evaluate(
+        """() => { window.__withdrawn = [];
+        new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes)
+          if (n.classList && n.classList.contains("withdrawn")) window.__withdrawn.push(n.textContent);
+        }).observe(document.body, { subtree: true, childList: true }); }"""
+    )
     page.get_by_role("button", name="Play this turn").click()
-    expect(page.locator(".narration.streaming .withdrawn")).to_be_visible()
     w.settle()
+    withdrawn = page.evaluate("window.__withdrawn")
+    assert withdrawn and withdrawn[0].startswith("(Withdrawn: "), withdrawn
     narration = w.last_turn().locator(".narration")
     expect(narration).not_to_contain_text(REJECTED[0].strip())
     expect(w.last_turn().locator(".narrator")).to_contain_text("offline narrator")
