@@ -122,6 +122,7 @@ REPORTED_ONLY = {
     "real_run12": "tuned on; two misses copy a prompt example since removed: reported",
     "real_run13": "tuned on; four misses need meaning the guard does not read: reported",
     "real_run15": "judged, not tuned on: reported",
+    "real_run16": "judged, not tuned on (the same code as run 15): reported",
 }
 
 
