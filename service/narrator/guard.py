@@ -2504,6 +2504,8 @@ def _word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+# (Not vectorstore.keyword's tokenize or STOPWORDS: with its stemming a real model's consistent
+# spark read as another row (run 7), and its shorter stop list missed one (run 6).)
 _ROW_WORD = re.compile(r"[a-z]{4,}")
 _COMMON = _word_set(
     "this that with from your their there them they what when where which while into onto upon "
@@ -2517,13 +2519,19 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _ROW_WORD.findall(text.lower()) if w not in _COMMON}
 
 
+@lru_cache(maxsize=64)
+def _row_words(
+    rows: tuple[str, ...], other_rows: tuple[str, ...], action: str | None
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each other row with its own words (not the rolled rows' nor the situation's), once per
+    expectation rather than once per streamed prefix."""
+    known = _stems(" ".join(rows)) | _stems(action or "")
+    return tuple((row, frozenset(_stems(row) - known)) for row in other_rows)
+
+
 def _other_row_told(text: _Text, expect: Expectation) -> str:
     """The first other row whose words a sentence holds (three at least, and most of them)."""
-    if not expect.other_rows:
-        return ""
-    known = _stems(" ".join(expect.rows)) | _stems(expect.action or "")
-    for row in expect.other_rows:
-        words = _stems(row) - known
+    for row, words in _row_words(expect.rows, expect.other_rows, expect.action):
         if len(words) < 3:
             continue
         for sentence in text.sentences:
@@ -2630,10 +2638,23 @@ _INTO = _word_set(
 
 
 _PLACED_OR_REACHING = _word_set("find finds found reach reaches reached")
+_PLACE_GONE_INTO = re.compile(r"\s+(?:the|a|an) [\w' ]{1,30}?, where (?:you|he|she)\b")
+_PLACED_OR_TRYING = re.compile(
+    r"\s+(?:for|out|into|toward|towards|after)\b|\s+(?:yourself|himself|herself) "
+    r"(?:in|inside|at|on|atop|aboard|standing|walking|back|outside|within)\b"
+)
 
 
-def _told_by_others(before: str) -> bool:
-    return bool(_OTHERS_WISH.search(before))
+def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
+    """After "find" or "reach": a place found and gone into ("You find the captain's cabin, where
+    you can see the deck" after sneaking aboard), put somewhere on a success ("you find yourself
+    in an unexpected underground cave"), or trying again ("as you reach for the handle again"),
+    all run 12. A failure may put you somewhere: what befalls you."""
+    if _PLACE_GONE_INTO.match(after):
+        return expect.polarity != "failure"
+    return bool(_PLACED_OR_TRYING.match(after)) and not (
+        expect.polarity == "failure" and verb.startswith("f")
+    )
 
 
 def _during_the_attempt(
@@ -2702,7 +2723,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
                 continue  # the offline narration's "You attempt: “…”" (the player's words)
             verb = after.group(1).lower() if after else verb
         said = _excerpt(plain, m.start("who"), m.end())
-        if verb[:4] in stated or _told_by_others(plain[: m.start("who")]):
+        if verb[:4] in stated or _OTHERS_WISH.search(plain[: m.start("who")]):
             continue
         if _during_the_attempt(
             plain[: m.start("who")], verb, plain[m.end() :], stated, scene=bool(expect.rows)
@@ -2712,27 +2733,8 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             r"\s+(?:across|upon)\b", plain[m.end() :]
         ):
             continue  # "You come across a small clearing" (run 14): a finding
-        if (
-            verb in _PLACED_OR_REACHING
-            and re.match(r"\s+(?:the|a|an) [\w' ]{1,30}?, where (?:you|he|she)\b", plain[m.end() :])
-            and expect.polarity != "failure"
-        ):
-            # a place found and gone into: "You find the captain's cabin, where you can see the
-            # deck" after sneaking aboard (run 12)
-            acts.append(_excerpt(plain, m.start("who"), m.end() + 20))
-            continue
-        if (
-            verb in _PLACED_OR_REACHING
-            and re.match(
-                r"\s+(?:for|out|into|toward|towards|after)\b|\s+(?:yourself|himself|herself) "
-                r"(?:in|inside|at|on|atop|aboard|standing|walking|back|outside|within)\b",
-                plain[m.end() :],
-            )
-            and not (expect.polarity == "failure" and verb.startswith("f"))
-        ):
-            # "you find yourself in an unexpected underground cave" on a success (a failure may
-            # put you somewhere: what befalls you), "as you reach for the handle again" (run 12)
-            acts.append(_excerpt(plain, m.start("who"), m.end() + 8))
+        if verb in _PLACED_OR_REACHING and _taken_somewhere(verb, plain[m.end() :], expect):
+            acts.append(_excerpt(plain, m.start("who"), m.end() + 16))
             continue
         if verb in _BEFALLS:
             if expect.polarity == "success":

@@ -309,8 +309,8 @@ MOODS_AND_TURNS = [
         (STORYTELLER_FAILURE, "I listen at the door",
          "You sense its presence, and a panic begins to set in.", "player_agency"),
         # a success told as being turned on: noticed while shadowing, menaced after a stare-down
-        # (Storyteller: "If the number of successes equals or exceeds the difficulty, the
-        # character succeeds" is the other side of a simple roll's failure)
+        # (Storyteller: "Every die a player rolls that comes up equal to or greater than the
+        # difficulty, is a success": these rolls have successes, the character succeeds)
         (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
          "The ghoul turns around and stares at you, its eyes widening.", "outcome"),
         (STORYTELLER_SUCCESS, "I stare down the rival Kindred",
@@ -381,9 +381,9 @@ def test_after_the_lead_the_character_does_not_act(
 
 
 def test_a_table_row_that_was_not_rolled_is_a_contradiction() -> None:
-    # Elegy's Pay the Price: "Roll on the table below" for a result; a real model told the row
-    # "A trusted individual or community acts against you" when the engine rolled "You are
-    # separated from something or someone" (run 11)
+    # Elegy's Pay the Price: "Roll on the list below." ... "23–26. You are separated from
+    # something or someone". A real model told the row "A trusted individual or community acts
+    # against you" when the engine rolled 24 (run 11)
     spark = resolve_roll("elegy", "table", {"table": "pay_the_price"}, dice=[24])
     expect = expectation_from(spark, action="the hunter is closing in")
     assert expect.rows == ("You are separated from something or someone",)
