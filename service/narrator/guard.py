@@ -793,7 +793,11 @@ _LOST_CONTEST = (
     rf"\b{_PC}{_HAVE}(?:lose|loses|lost) (?:the |this |that )?(?:fight|contest|bout|duel|race|"
     r"match|exchange|battle|struggle|argument|trail|scent|wager|game|quarry|prey|chance)\b"
 )
-_YOU_LOSE = rf"\b{_PC} (?:lose|loses|lost)\s*[.!;]"
+# "you lose." and "you lose because you both have the same amount of gold" (a tie, run 16)
+_YOU_LOSE = (
+    rf"\b{_PC} (?:lose|loses|lost)(?:\s*[.!;]|,? (?:because|since|as|when|out|in the end|this "
+    r"(?:time|round|one)|after all)\b)"
+)
 _DEFEATED = (
     rf"\b{_PC}(?: are| were|'re| is| was| get| gets| got) (?:\w+ly )?(?:defeated|beaten|bested|"
     r"overpowered|outmatched|outfought|routed|thwarted|foiled)\b"
@@ -1097,7 +1101,13 @@ _EVENT_SUCCESS = (
     r"\b(?:door|doors|gate|gates|hatch|lid|portcullis|grate|grille|shutters?|vault|chest|"
     r"drawer|trapdoor|cell) (?:\w+ ){0,2}(?:grinds?|ground|swings?|swung|creaks?|creaked|"
     r"slides?|slid|springs?|sprang|clicks?|clicked|pops?|popped|yawns?|yawned|eases?|eased|"
-    r"groans?|groaned) (?:open|wide)\b",
+    r"groans?|groaned) (?:open|wide)\b|"
+    # "You hear a loud bang as the door opens, and you find a dead body inside" on a failed
+    # lock-pick (run 16)
+    r"\b(?:door|doors|gate|gates|hatch|lid|portcullis|grate|grille|vault|chest|drawer|"
+    r"trapdoor|cell|lock) (?:\w+ )?(?:opens|opened|unlocks|unlocked|gives way|gave way)\b",
+    # (not "the door flies open, revealing a group of guards" on the same miss, run 12: thrown
+    # open from the other side)
     r"\b(?:come|comes|came|coming) up on (?:your|(?:{c})'s|her|his) feet\b",
     r"\b(?:rolls?|rolled|rolling|topples?|toppled|toppling|tips?|tipped|tipping|grinds?|"
     r"ground|grinding) aside\b",
@@ -1140,7 +1150,16 @@ _EVENT_HARM = (
     r"\b(?:turns?|turned|spins?|spun|whirls?|whirled|wheels?|wheeled)(?: around| round| back)?,? "
     r"(?:and )?(?:stares?|stared|looks?|looked|glares?|glared|peers?|peered) (?:\w+ )?at "
     r"(?:you|{c})\b|\b(?:looms?|loomed|towers?|towered) over (?:you|{c})\b|"
-    r"\bmenac\w*[^.;:!?\n]{0,40}?\b(?:over|at|toward|towards) (?:you|{c})\b",
+    r"\bmenac\w*[^.;:!?\n]{0,40}?\b(?:over|at|toward|towards) (?:you|{c})\b|"
+    # the other side arming itself: "The bandit chief, startled by the sudden attack, raises his
+    # sword and draws his weapon" on a spectacular strike (run 15), "jumps to his feet and grabs a
+    # nearby weapon" (run 13)
+    r"\b(?:draws?|drew|drawing|raises?|raised|raising|grabs?|grabbed|grabbing|brandish(?:es|ed|"
+    r"ing)?|read(?:ies|ied|ying)|unsheathes?|unsheathed|snatch(?:es|ed)|pulls? out|pulled out) "
+    r"(?:his|her|its|their|a|an) (?:\w+ )?(?:sword|weapon|blade|axe|knife|dagger|bow|pistol|gun|"
+    r"rifle|spear|club|cutlass|saber|sabre|mace|hammer|claws|fangs)s?\b|"
+    r"\b(?:jumps?|jumped|leaps?|leapt|springs?|sprang|scrambles?|scrambled) to (?:his|her|its|"
+    r"their) feet\b",
     r"\b(?:turns?|turned|knocks?|knocked|beats?|beat|bats?|batted|slaps?|slapped|sweeps?|swept|"
     r"parries|parried|blocks?|blocked|deflects?|deflected) (?:your|(?:{c})'s) (?:\w+ )?"
     r"(?:blade|sword|cutlass|knife|dagger|axe|spear|club|staff|hammer|thrust|cut|lunge|"
@@ -1222,7 +1241,10 @@ def _lexicon(character: str | None) -> _Lexicon:
 
 _BAND_NAME = re.compile(
     r"\b(?:(as|on|with|for|each)\s+)?(?:a|an|your|the|another) (strong|weak) hit\b"
-    r"(?!\s*(?:or|and|result|outcome|option|table|column)s?\b)"
+    # (a list of bands, "a strong hit or weak hit", "a strong hit and a weak hit", is the rule's
+    # wording; "You score a strong hit and take +7 momentum!" on a miss is not)
+    r"(?!\s*(?:or|result|outcome|option|table|column)s?\b|\s*and\s+(?:an?\s+|the\s+)?"
+    r"(?:strong|weak|miss))"
 )
 _BAND_MISS = re.compile(
     r"\b(?:score|scored|roll|rolled|get|got|it's|it is|that's|that is) a miss\b"
@@ -1876,7 +1898,10 @@ def _heart(character: str | None) -> re.Pattern[str]:
         rf"\b{who}(?:'re| are| were| is| was) (?:so |very |deeply |utterly |truly )?(?:relieved|"
         r"afraid|terrified|scared|frightened|furious|angry|ashamed|proud|hopeful|hopeless|elated|"
         r"overjoyed|thrilled|delighted|nervous|anxious|desperate|exhilarated|"
-        r"grateful|heartbroken|devastated|ecstatic|euphoric)\b|"
+        r"grateful|heartbroken|devastated|ecstatic|euphoric|excited|disappointed|confused|worried|"
+        r"upset|sad|glad|happy|satisfied|frustrated|annoyed|eager)\b|"
+        # "you are left feeling disappointed" (a tie, run 15)
+        rf"\b{who}\b[^.!?\n]*?\bleft (?:feeling|with a (?:sense|feeling) of)\s+{_MOOD}|"
         # "You climb the stair, feeling exhilarated and victorious"
         rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?,\s*(?:feeling|filled with|full of)\s+"
         rf"(?:\w+\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?{_EMOTION}\b|"

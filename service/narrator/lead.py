@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from prompts import RenderedPrompt, get_prompt
 from rules.models import Resolution
 from service.narrator import facts
-from service.narrator.guard import Expectation, Polarity
+from service.narrator.guard import DRAWS, Expectation, Polarity
 
 # The player's words in the second person. Only the first person is turned: "I", "me", "my".
 _PERSON = (
@@ -40,7 +40,10 @@ _NOT_AN_ATTEMPT = re.compile(
     re.IGNORECASE,
 )
 MOST_WORDS = 24  # a longer attempt is told by the model, not repeated in the lead
-MOST_SENTENCES = 2  # the model's words after a lead: asked for one, it sometimes writes two
+# The model's words after a lead: asked for one sentence, it wrote two to four, and a second
+# sentence is where a third of the contradictions that reached the player stood in runs 12-16
+# (run 16: "... a sudden gust of wind blows open the door. The match ignites"). One is kept.
+MOST_SENTENCES = 1
 
 
 def attempt_words(action: str | None) -> str | None:
@@ -64,13 +67,20 @@ def attempt_words(action: str | None) -> str | None:
     return rest[0].lower() + rest[1:]
 
 
-def lead_sentence(polarity: Polarity, match: bool, action: str | None) -> str | None:
-    """The narration's first sentence for an outcome that takes a side; None for one that does
-    not (a tie, a table, an oracle's answer: those are told whole)."""
-    return _lead(polarity, match, attempt_words(action))
+def lead_sentence(
+    polarity: Polarity, match: bool, action: str | None, *, draw: bool = False
+) -> str | None:
+    """The narration's first sentence for an outcome that takes a side, or a draw; None for one
+    that does not (a table, a meter, an oracle's answer: those are told whole)."""
+    return _lead(polarity, match, attempt_words(action), draw=draw)
 
 
-def _lead(polarity: Polarity, match: bool, act: str | None) -> str | None:
+def _lead(polarity: Polarity, match: bool, act: str | None, *, draw: bool = False) -> str | None:
+    if draw:
+        # Go Forth: "In a Contest neither side wins a tie: the situation stays as it was" (and
+        # Storyteller's resisted tie, roll-under's stalemate, the same ruling). Told whole, a tie
+        # came back as "you lose" and "you are left feeling disappointed" (runs 15, 16).
+        return f"You {act}, but neither side wins out." if act else "Neither side wins out."
     if polarity == "success":
         more = " better than you hoped" if match else ""
         return f"You {act}, and it works{more}." if act else f"It works{more}."
@@ -108,7 +118,7 @@ def narration_plan(
     """A lead and the continuation prompt where the outcome takes a side; the whole-narration
     prompt where it does not."""
     act = attempt_words(action)
-    lead = _lead(expect.polarity, bool(expect.match), act)
+    lead = _lead(expect.polarity, bool(expect.match), act, draw=expect.outcome in DRAWS)
     said = facts.delimit(action or "")
 
     def whole(correction: str) -> RenderedPrompt:
@@ -121,7 +131,9 @@ def narration_plan(
     if lead is None:
         return NarrationPlan(prompt=whole)
     twist = (
-        "\nThe result is extreme (a match): make it so, or add a twist."
+        # not "(a match)": the model read the word as a thing ("The match ignites", run 16;
+        # "As you approach the match", run 13)
+        "\nThe result is extreme: make it so, or add a twist."
         if expect.match and expect.polarity in ("success", "failure")
         else ""
     )

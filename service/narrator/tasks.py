@@ -119,6 +119,13 @@ def prepare_oracle(req: OracleRequest, model: ChatModel | None, search: Search) 
 # --- a spark: one of the system's tables, interpreted -----------------------------------------
 
 
+# A spark's words: asked for two to four sentences, a small model wrote up to eight, and its
+# third and later sentences held most of the sparks' contradictions that reached the player in
+# runs 12-16 ("You quickly gather your belongings", "That's what the player described", "you was
+# excited to begin"). Asked for two, it is held to two.
+SPARK_SENTENCES = 2
+
+
 def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) -> Task:
     system = get_system(req.system)
     table = system.table(req.table)
@@ -150,6 +157,7 @@ def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) ->
         model=model, prompt=prompt, check=guard_for(expect), finish=finish,
         offline=offline.spark(resolution, req.situation),
         mechanics={"resolution": resolution.model_dump(mode="json"), "rows": rows},
+        most_sentences=SPARK_SENTENCES,
     )  # fmt: skip
 
 

@@ -112,18 +112,43 @@ def test_narrate_tells_the_outcome_in_a_lead_the_model_continues(
 def test_narrate_sends_an_outcome_without_a_side_whole(
     client: TestClient, model: respx.Route
 ) -> None:
-    # A tie takes no side (go_forth.txt: the contest's tie), so no lead tells it: the model is
-    # given the outcome and narrates the whole of it.
-    roll = resolve_roll("go_forth", "contest", {"roll_bonus": 1, "opponent_bonus": 1}, dice=[1, 1])
-    model.return_value = completion("Neither of you gives an inch; the rope holds between you.")
+    # A table's rows take no side, so no lead tells them: the model is given the outcome and
+    # narrates the whole of it.
+    roll = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, dice=[12])
+    model.return_value = completion("The rope holds between you, fraying at one end.")
     r = client.post(
         "/v1/narrate",
         json={"resolution": roll.model_dump(mode="json"), "action": "I pull the rope"},
     )
     assert r.status_code == 200, r.text
     text = prompt_text(model.calls.last.request)
-    assert "Outcome: tie" in text and "The first sentence" not in text
-    assert r.json()["narration"] == "Neither of you gives an inch; the rope holds between you."
+    assert "The first sentence" not in text and "<action>I pull the rope</action>" in text
+    assert r.json()["narration"] == "The rope holds between you, fraying at one end."
+
+
+def test_narrate_tells_a_tie_as_neither_side_winning(
+    client: TestClient, model: respx.Route
+) -> None:
+    # go_forth.txt: "Contests ask "who wins?"" and "Both roll — higher total wins."; the engine's
+    # ruling on equal totals: "In a Contest neither side wins a tie: the situation stays as it
+    # was before the Contest". Told
+    # whole, a real model wrote "you lose because you both have the same amount of gold" (run
+    # 16): the draw is said by code, and the model's "you lose" after it fails the guard.
+    roll = resolve_roll("go_forth", "contest", {"roll_bonus": 1, "opponent_bonus": 1}, dice=[1, 1])
+    model.return_value = completion("Neither of you gives an inch; the rope creaks between you.")
+    body = {"resolution": roll.model_dump(mode="json"), "action": "I pull the rope"}
+    r = client.post("/v1/narrate", json=body)
+    assert r.status_code == 200, r.text
+    text = prompt_text(model.calls.last.request)
+    assert "The first sentence: You pull the rope, but neither side wins out." in text
+    assert r.json()["narration"] == (
+        "You pull the rope, but neither side wins out. Neither of you gives an inch; the rope "
+        "creaks between you."
+    )
+    model.return_value = completion("You lose because the dwarf pulls harder.")
+    r = client.post("/v1/narrate", json=body)
+    assert r.json()["narrated"]["narrator"] == "offline", r.json()
+    assert "told as a decisive result" in str(r.json()["narrated"]["rejected"])
 
 
 # --- streaming --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from prompts import RenderedPrompt
 from rules.catalog import load_tables
 from rules.registry import resolve_roll
-from service.narrator.guard import Expectation, check_narration, expectation_from
+from service.narrator.guard import DRAWS, Expectation, check_narration, expectation_from
 from service.narrator.lead import attempt_words, lead_sentence
 from service.narrator.model import Calls
 from service.narrator.runner import Done, Event, Token, guard_for, narrate
@@ -158,7 +158,7 @@ def _after_lead(
 ):  # type: ignore[no-untyped-def,type-arg]
     resolution = resolve_roll(system, kind, params, dice=dice)
     expect = expectation_from(resolution, character=character, action=action)
-    lead = lead_sentence(expect.polarity, bool(expect.match), action)
+    lead = lead_sentence(expect.polarity, bool(expect.match), action, draw=expect.outcome in DRAWS)
     assert lead is not None
     return lead, expect.model_copy(update={"lead": lead})
 
@@ -170,6 +170,9 @@ GO_FORTH_FAILURE = ("go_forth", "check", {"roll_bonus": 3, "tn": 12}, [2])
 GO_FORTH_GRAZE = ("go_forth", "effort", {"roll_bonus": 1, "effort_bonus": 2, "effort_die": 6, "tn": 15}, [3, 6])  # fmt: skip
 STORYTELLER_SUCCESS = ("storyteller", "simple", {"pool": 5, "difficulty": 6}, [9, 8, 5, 3, 6])
 STORYTELLER_FAILURE = ("storyteller", "simple", {"pool": 5, "difficulty": 7}, [4, 2, 7, 1, 6])
+# go_forth.txt: "Both roll — higher total wins."; equal totals are the engine's ruling
+# contest_tie_status_quo: "In a Contest neither side wins a tie".
+GO_FORTH_TIE = ("go_forth", "contest", {"roll_bonus": 1, "opponent_bonus": 1}, [1, 1])
 # Elegy: "On a miss, you get hungrier and the power is activated, but not without consequences."
 ELEGY_POWER_MISS = ("elegy", "power", {"stat": "force", "stat_value": 2, "blood": 3}, [9, 8])
 
@@ -351,6 +354,22 @@ MOODS_AND_TURNS = [
         (GO_FORTH_FAILURE, "I read the reef's currents",
          "The currents are too strong. You realize that your only option is to swim.",
          "player_agency"),
+        # runs 15 and 16: the other side arming itself after a spectacular strike; a failed
+        # lock-pick told as the door opening; a tie told as a loss; a mood left behind
+        (STORYTELLER_SUCCESS, "I vault the table and strike at the bandit chief",
+         "The bandit chief, startled by the sudden attack, raises his sword and draws his weapon.",
+         "outcome"),
+        (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+         "You hear a loud bang as the door opens, and the armoury lies dark.", "outcome"),
+        (GO_FORTH_TIE, "I haggle with the dwarf over the price",
+         "You lose because the dwarf will not budge on the price.", "outcome"),
+        (GO_FORTH_TIE, "I haggle with the dwarf over the price",
+         "The dwarf remains obstinate, and you are left feeling disappointed.", "player_agency"),
+        (STRONG_FACE_DANGER, "I sail into port",
+         "The quays are busy with cargo, and you was excited to begin.", "player_agency"),
+        # ... and a door thrown open from the other side is a danger, not the lock picked (run 12)
+        (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+         "You hear a loud crash as the door flies open, revealing guards in a circle.", None),
         # sensations and the world's moods are let be
         (STRONG_FACE_DANGER, "I climb the crumbling sea wall",
          "Spray lashes the stones, and you feel the wall shudder under the surf.", None),

@@ -112,8 +112,11 @@ REJECTED = [
     "Yes, the answer is yes. ",
     "Yes. The oracle says yes.",
 ]
-HOSTILE = ['<script>window.__xss = true</script> The lamp gutters. ',
-           '<img src="x" onerror="window.__xss = true"> Smoke curls from the wick.']  # fmt: skip
+# An oracle's "yes" told in two sentences (an oracle's narration has no lead, so it streams whole).
+STREAMED = ["Yes, lanterns burn along every pier. ", "The watch walks the quay in pairs."]
+# one sentence in two pieces: a turn's narration keeps one sentence of the model's after the lead
+HOSTILE = ['<script>window.__xss = true</script> The lamp gutters ',
+           'as <img src="x" onerror="window.__xss = true"> smoke curls from the wick.']  # fmt: skip
 PAUSE = 0.8  # seconds between streamed sentences: the page shows the first one meanwhile
 
 
@@ -135,6 +138,8 @@ class StreamingModel:
             return HOSTILE
         if "withdrawn-probe" in prompt:
             return REJECTED
+        if "streamed-probe" in prompt:
+            return STREAMED
         return CALM
 
     async def chat(self, request: Request) -> Any:
