@@ -2682,6 +2682,13 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
     )
 
 
+_STILL_TRYING = _word_set("attempt attempts try tries")
+_SPARED = _word_set("avoid avoids avoided escape escapes escaped evade evades evaded")
+_GOING_ON = re.compile(
+    r"\b(?:through|into|inside|beyond|past|across|descend\w*|return\w*|back|down|away|out)\b"
+)
+
+
 def _during_the_attempt(
     before: str, verb: str, after: str, stated: set[str], *, scene: bool = False
 ) -> bool:
@@ -2696,8 +2703,29 @@ def _during_the_attempt(
         return True  # (a table's scene has no attempt: "As you approach this figure", run 13)
     if verb in _INTO and not scene:
         return False
-    named = re.findall(r"[a-z]{3,}", re.split(r"[,;.!?]", after, maxsplit=1)[0])[:4]
-    return any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its"))
+    clause, *rest = re.split(r"[,;.!?]", after, maxsplit=1)
+    named = re.findall(r"[a-z]{3,}", clause)[:4]
+    if any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its")):
+        return True
+    # The attempt in other words, framing what the world does ("As you ascend, the wind picks
+    # up", "As you attempt to maneuver your boat through the currents, a gust ...", "As you
+    # navigate the encrypted labyrinth, ..." after climbing, reading currents, hacking: run 16's
+    # false alarms): a short clause closed by a comma, with the world's clause after it; not
+    # trying again ("as you reach for the handle again"), and not on a table (no attempt there).
+    # Not trying again ("as you reach for the handle again"), not going on past it ("As you
+    # descend the spiral staircase" after scaling a bell tower, run 11; "as you push through,
+    # revealing a narrow passageway" after forcing a door, run 15), and not on a table (no
+    # attempt there).
+    if scene or re.search(r"\b(?:again|once more|next|then)\b", clause):
+        return False
+    if verb in _STILL_TRYING:
+        return True
+    return (
+        bool(rest)
+        and after[len(clause) : len(clause) + 1] == ","
+        and len(clause.split()) <= 8
+        and not _GOING_ON.search(f"{verb} {clause}")
+    )
 
 
 def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list[str]]:
@@ -2750,14 +2778,18 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         said = _excerpt(plain, m.start("who"), m.end())
         if verb[:4] in stated or _OTHERS_WISH.search(plain[: m.start("who")]):
             continue
+        framing = m.group("verb").lower()  # "as you attempt to maneuver ...": the attempt's own
         if _during_the_attempt(
-            plain[: m.start("who")], verb, plain[m.end() :], stated, scene=bool(expect.rows)
-        ):
+            plain[: m.start("who")], framing if framing in _STILL_TRYING else verb,
+            plain[m.end() :], stated, scene=bool(expect.rows),
+        ):  # fmt: skip
             continue
         if verb in ("come", "comes", "came") and re.match(
             r"\s+(?:across|upon)\b", plain[m.end() :]
         ):
             continue  # "You come across a small clearing" (run 14): a finding
+        if verb in _SPARED and re.match(r"\s+being\b", plain[m.end() :]):
+            continue  # "You narrowly avoid being cut by the enemy's grappling hook" (run 16)
         if verb in _PLACED_OR_REACHING and _taken_somewhere(verb, plain[m.end() :], expect):
             acts.append(_excerpt(plain, m.start("who"), m.end() + 16))
             continue

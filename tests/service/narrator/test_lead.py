@@ -277,6 +277,9 @@ CONTINUATIONS = [
          "You find yourself in the cold water, the hull drifting away.", None),
         (WEAK_FACE_DANGER, "I cut the mooring lines",
          "You find yourself surrounded by a dense fog.", None),
+        # going on past the attempt, framed like it (run 11; the attempt framed: MOODS_AND_TURNS)
+        (WEAK_FACE_DANGER, "I scale the cathedral's bell tower",
+         "As you descend the spiral staircase, the cool breeze picks up.", "player_agency"),
 ]  # fmt: skip
 
 
@@ -370,6 +373,14 @@ MOODS_AND_TURNS = [
         # ... and a door thrown open from the other side is a danger, not the lock picked (run 12)
         (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
          "You hear a loud crash as the door flies open, revealing guards in a circle.", None),
+        # run 16: the attempt framed in other words while the world answers, and being spared,
+        # are not acts (going on past it is: CONTINUATIONS)
+        (WEAK_FACE_DANGER, "I climb the crumbling sea wall",
+         "As you ascend, the wind picks up stronger than ever.", None),
+        (STORYTELLER_SUCCESS, "I hack the security terminal",
+         "As you navigate the encrypted labyrinth, the room hums with the fans.", None),
+        (STRONG_FACE_DANGER, "I leap from the rigging to the enemy deck",
+         "You narrowly avoid being cut by the enemy's grappling hook.", None),
         # sensations and the world's moods are let be
         (STRONG_FACE_DANGER, "I climb the crumbling sea wall",
          "Spray lashes the stones, and you feel the wall shudder under the surf.", None),
