@@ -1890,8 +1890,10 @@ def _heart(character: str | None) -> re.Pattern[str]:
     whose = rf"(?:your|(?:{_names(character)})'s)"
     who = rf"(?:you|{_names(character)})"
     return re.compile(
+        # (a heart pounding alone is the body's, run 8's ruling; "... in your chest as you realize
+        # the currents are too strong" is fear, run 17)
         rf"\b{whose} heart (?:races|raced|racing|pounds|pounded|pounding|beats|beat|hammers|"
-        r"hammered) (?:with|as (?:you|he|she|they) (?:realis|realiz|know|knew|think|thought))|"
+        r"hammered)(?: in (?:your|his|her) (?:chest|ears|throat))? (?:with|as (?:you|he|she|they) (?:realis|realiz|know|knew|think|thought))|"
         rf"\b{whose} heart (?:sinks|sank|leaps|leapt|soars|soared|swells|swelled|breaks|broke|"
         r"aches|ached|races|raced|racing)\b|"
         # "You're relieved when the door is open" (not "determined": Elegy's own weak hit says it)
@@ -1899,7 +1901,14 @@ def _heart(character: str | None) -> re.Pattern[str]:
         r"afraid|terrified|scared|frightened|furious|angry|ashamed|proud|hopeful|hopeless|elated|"
         r"overjoyed|thrilled|delighted|nervous|anxious|desperate|exhilarated|"
         r"grateful|heartbroken|devastated|ecstatic|euphoric|excited|disappointed|confused|worried|"
-        r"upset|sad|glad|happy|satisfied|frustrated|annoyed|eager)\b|"
+        r"upset|sad|glad|happy|satisfied|frustrated|annoyed|eager|surprised|shocked|amazed|"
+        r"astonished|stunned)\b|"
+        # "you manage to stay calm" (run 17): composure kept is a feeling told
+        # "The wolf roars menacingly, sending you back to try again" (run 17): a new attempt
+        rf"\b{who}\b[^.!?\n]{{0,40}}?\b(?:to |and )?(?:try|tries|tried|attempt|attempts) "
+        r"(?:again|once more)\b|"
+        rf"\b{who}\b[^.!?\n]{{0,30}}?\b(?:stay|stays|stayed|remain|remains|remained|keep|keeps|"
+        r"kept) (?:calm|composed|focused|cool|steady|your composure|his composure|her composure)\b|"
         # "you are left feeling disappointed" (a tie, run 15)
         rf"\b{who}\b[^.!?\n]*?\bleft (?:feeling|with a (?:sense|feeling) of)\s+{_MOOD}|"
         # "You climb the stair, feeling exhilarated and victorious"
@@ -2406,6 +2415,9 @@ def _check_names(prepared: str, expect: Expectation) -> GuardCheck:
 
 _SCAFFOLD = re.compile(
     r"</?\s*(?:passage|action|context|situation|question|outcome|conversation|br)\b[^>]*>|"
+    # a template's placeholder shown as if a name: "The captain, <name>, is setting the scene"
+    # (run 17)
+    r"<\s*(?:name|character|place|npc|location|player|ship|faction|item)\s*>|"
     r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
     r"the situation so far|the player's character|write the narration again|"
     r"the first sentence|write the next sentence|write a different next sentence|"
@@ -2413,7 +2425,9 @@ _SCAFFOLD = re.compile(
     # situation." (run 12)
     r"the player (?:described|said|asked|wrote|mentioned|specified|provided)|"
     # "You are tailing a ghoul as the player." (run 14)
-    r"as the player)\b|"
+    r"as the player|"
+    # "the player must make a difficult choice" (a spark, run 17): the player is "you"
+    r"the player (?:must|should|needs to|has to|can|could|will|decides|chooses|faces))\b|"
     # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
     r"\bt\d{1,4}:(?=\s)|"
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
@@ -2683,6 +2697,10 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
 
 
 _STILL_TRYING = _word_set("attempt attempts try tries")
+_BLOWS = _word_set(
+    "strike strikes stab stabs slash slashes hit hits attack attacks swing swings shoot shoots "
+    "punch punches kick kicks cut cuts"
+)
 _SPARED = _word_set("avoid avoids avoided escape escapes escaped evade evades evaded")
 _GOING_ON = re.compile(
     r"\b(?:through|into|inside|beyond|past|across|descend\w*|return\w*|back|down|away|out)\b"
@@ -2703,6 +2721,8 @@ def _during_the_attempt(
         return True  # (a table's scene has no attempt: "As you approach this figure", run 13)
     if verb in _INTO and not scene:
         return False
+    if verb in _BLOWS and not any(w[:4] in stated for w in _BLOWS):
+        return False  # "As you strike at the hound's head" for "I call on the blood" (run 17)
     clause, *rest = re.split(r"[,;.!?]", after, maxsplit=1)
     named = re.findall(r"[a-z]{3,}", clause)[:4]
     if any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its")):
@@ -2726,6 +2746,22 @@ def _during_the_attempt(
         and len(clause.split()) <= 8
         and not _GOING_ON.search(f"{verb} {clause}")
     )
+
+
+# A second verb of the character's after one that is let be: "You hear the bandit's screams and
+# dash back to the edge of the clearing", "You hear a low rumble ... and quickly pull out your
+# longbow" (run 17). The acts a character takes on their own, followed by where or what (so
+# "the waves rise and fall away" is not read: its verbs are not these).
+_AND_THEN_ACTS = re.compile(
+    r"\byou (?:\w+ly )?[a-z]+\b[^.!?;\n]{0,60}?,? and (?:then )?(?:\w+ly )?(?P<verb>dash|run|rush|"
+    r"hurry|sprint|pull|draw|grab|snatch|reach|step|walk|climb|jump|leap|turn|head|move|push|"
+    r"strike|swing|attack|shout|call|tell|say|decide|choose|flee|retreat|hide|duck|dodge|raise|"
+    r"ready|nock|aim|fire|shoot|make|set|start|begin|try|attempt|continue|press|follow|open|"
+    r"close|search|grab|take|slip|sneak|charge|lunge|stab|slash|throw|hurl|kick|punch|run)"
+    r" (?:a|an|the|your|back|out|away|up|down|off|into|inside|to|toward|towards|across|through|"
+    r"over|at|for|on|forward|ahead|again|quickly|slowly)\b",
+    re.IGNORECASE,
+)
 
 
 def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list[str]]:
@@ -2800,6 +2836,11 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         if verb not in _PERCEIVE_OR_BE:
             acts.append(said)
     acts += [_excerpt(plain, m.start(), m.end()) for m in _felt(expect.character).finditer(plain)]
+    acts += [
+        _excerpt(plain, m.start(), m.end())
+        for m in _AND_THEN_ACTS.finditer(plain)
+        if m.group("verb")[:4] not in stated
+    ]
     return acts, befalls
 
 

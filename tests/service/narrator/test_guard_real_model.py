@@ -123,6 +123,7 @@ REPORTED_ONLY = {
     "real_run13": "tuned on; four misses need meaning the guard does not read: reported",
     "real_run15": "judged, not tuned on: reported",
     "real_run16": "judged, not tuned on (the same code as run 15): reported",
+    "real_run17": "judged at 150be74, then tuned on: reported",
 }
 
 

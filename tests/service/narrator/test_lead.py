@@ -280,6 +280,23 @@ CONTINUATIONS = [
         # going on past the attempt, framed like it (run 11; the attempt framed: MOODS_AND_TURNS)
         (WEAK_FACE_DANGER, "I scale the cathedral's bell tower",
          "As you descend the spiral staircase, the cool breeze picks up.", "player_agency"),
+        # run 17: a second act after one let be; a blow the player did not strike, framing the
+        # world's answer (Elegy: "On a miss, you get hungrier and the power is activated, but not
+        # without consequences")
+        (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+         "You hear the bandit's screams and dash back to the edge of the clearing.",
+         "player_agency"),
+        (GO_FORTH_SUCCESS, "I dodge the falling portcullis",
+         "You hear a low rumble from the dungeon behind you and quickly pull out your longbow.",
+         "player_agency"),
+        (ELEGY_POWER_MISS, "I call on the blood to still the hound",
+         "As you strike at the hound's head, a surge of blood erupts from its throat.",
+         "player_agency"),
+        # ... and what is not: the waves' own verbs, the player's own blow framing the answer
+        (GO_FORTH_SUCCESS, "I swim for the wreck",
+         "You watch the waves rise and fall away behind the reef.", None),
+        (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+         "As you strike at the bandit, his shield splinters.", None),
 ]  # fmt: skip
 
 
@@ -381,6 +398,21 @@ MOODS_AND_TURNS = [
          "As you navigate the encrypted labyrinth, the room hums with the fans.", None),
         (STRONG_FACE_DANGER, "I leap from the rigging to the enemy deck",
          "You narrowly avoid being cut by the enemy's grappling hook.", None),
+        # run 17: feelings told as surprise and as composure kept, fear by a pounding heart with
+        # a realisation; a placeholder and "the player" in a spark's words are the prompt's
+        (STRONG_FACE_DANGER, "I hide in the fog bank and wait for the cutter",
+         "You are surprised by the unexpected success.", "player_agency"),
+        (WEAK_FACE_DANGER, "I draw my cutlass as the boarders come over the rail",
+         "The boarders attack at once, but you manage to stay calm.", "player_agency"),
+        (GO_FORTH_FAILURE, "I read the reef's currents",
+         "You feel your heart pounding in your chest as you realize the currents are too strong.",
+         "player_agency"),
+        # trying again (run 17)
+        (GO_FORTH_FAILURE, "I loose an arrow at the wolf",
+         "The wolf roars menacingly, sending you back to try again.", "player_agency"),
+        # (a heart pounding alone is the body's: run 8)
+        (GO_FORTH_SUCCESS, "I sprint across the collapsing bridge",
+         "The air rushes by, and your heart is pounding in your chest.", None),
         # sensations and the world's moods are let be
         (STRONG_FACE_DANGER, "I climb the crumbling sea wall",
          "Spray lashes the stones, and you feel the wall shudder under the surf.", None),
@@ -447,6 +479,9 @@ def test_a_table_event_befalls_the_character_who_does_not_act() -> None:
     for meta in (
         "A ship waits in port for you as the player.",
         "A storm! That's what the player described.",
+        # run 17 (and runs 3 and 9, relabelled): "the player" told what to do; a placeholder
+        "The hunter closes in, and the player must make a difficult choice.",
+        "A new session opens in port. The captain, <name>, is setting the scene.",
     ):
         assert check_narration(meta, expect).failed == ["form"], meta
     price = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, dice=[12])
