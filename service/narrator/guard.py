@@ -1344,6 +1344,16 @@ _FOUND = re.compile(
     r"behind|inside|near|by|of|and|but|to)\b)[\w'-]+){0,3})"
 )
 
+# ... or a thing found that leads to it: "As you search the haven, you stumble upon a cryptic clue
+# that points to the hidden letter" on a failed search (run 17)
+_FOUND_A_WAY = re.compile(
+    r"\b(?:you|he|she) (?:\w+ )?(?:find|finds|found|discover|discovers|discovered|uncover|"
+    r"uncovers|uncovered|stumble upon|stumbles upon|stumbled upon|come across|comes across|"
+    r"came across|spot|spots|spotted|locate|locates|located) (?:a|an|the|some) [\w' -]{0,40}?"
+    r"\b(?:that |which )?(?:points?|pointing|pointed|leads?|leading|led) (?:straight )?(?:to|"
+    r"toward|towards) (?:the|a|an|your) (?P<object>[\w'-]+(?:\s+[\w'-]+){0,2})"
+)
+
 # ... or appearing by itself: "As you search the haven, the hidden letter starts to appear" (run 9)
 _APPEARS = re.compile(
     r"\bthe (?P<object>[\w'-]+(?:\s+[\w'-]+){0,2}) (?:starts to |begins to |slowly )?(?:appear|"
@@ -1357,7 +1367,8 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     sought = {w[:5] for w in re.findall(r"[a-z]{4,}", expect.action.lower())}
     hits = []
     for i, sentence in enumerate(text.sentences):
-        for m in [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]:
+        found = [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]
+        for m in [*found, *_FOUND_A_WAY.finditer(sentence)]:
             words = re.findall(r"[a-z]{4,}", m.group("object"))
             if words and words[-1][:5] in sought and not _NEGATION.search(sentence[: m.start()]):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
@@ -2844,6 +2855,23 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     return acts, befalls
 
 
+# Going unseen, and the one followed or hidden from looking back: "You shadow the ghoul through the
+# market, and it works. The ghoul turns around and scurries away, its eyes wide with fear" (run 17;
+# read as run 12's "The ghoul turns its head towards you").
+_UNSEEN = re.compile(
+    r"\b(?:shadow|shadows|follow|follows|tail|tails|sneak|sneaks|hide|hides|creep|creeps|stalk|"
+    r"stalks|slip|slips|track|tracks)\b",
+    re.IGNORECASE,
+)
+_LOOKS_BACK = re.compile(
+    # (not "turns back, its eyes glinting with suspicion", run 8: going back the way it came)
+    r"\b(?:turns?|turned|spins?|spun|whirls?|whirled|wheels?|wheeled) (?:around|round)\b|"
+    r"\b(?:looks?|looked|glances?|glanced|peers?|peered) (?:back|behind|over (?:its|his|her|their) "
+    r"shoulders?)\b",
+    re.IGNORECASE,
+)
+
+
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
 ) -> list[GuardCheck]:
@@ -2855,12 +2883,22 @@ def _with_continuation(
     # flying and knocking you unconscious.").
     rest = _Text.of(_prepare(words))
     alone = _check_outcome(rest, expect, _pronoun_subjects(rest, expect.character), complete)
+    noticed = (
+        [_excerpt(words, m.start(), m.end()) for m in _LOOKS_BACK.finditer(words)]
+        if expect.polarity == "success" and _UNSEEN.search(expect.action or "")
+        else []
+    )
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"
         if acts
         else "",
         "outcome": "; ".join(
             ([f"a success told as harm befalling you: {_quote_words(befalls)}"] if befalls else [])
+            + (
+                [f"a success at going unseen told as being noticed: {_quote_words(noticed)}"]
+                if noticed
+                else []
+            )
             + ([f"after the lead, {alone.reason}"] if not alone.passed else [])
         ),
     }

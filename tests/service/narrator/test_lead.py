@@ -297,6 +297,17 @@ CONTINUATIONS = [
          "You watch the waves rise and fall away behind the reef.", None),
         (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
          "As you strike at the bandit, his shield splinters.", None),
+        # run 17: a failed search told as a clue leading to what was sought; going unseen told as
+        # the one followed turning around (Storyteller: "Every die a player rolls that comes up
+        # equal to or greater than the difficulty, is a success"); a fight's foe turning to flee
+        # is let be
+        (STORYTELLER_FAILURE, "I search the haven for the hidden letter",
+         "As you search the haven, you stumble upon a cryptic clue that points to the hidden "
+         "letter.", "outcome"),
+        (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+         "The ghoul turns around and scurries away, its eyes wide with fear.", "outcome"),
+        (STORYTELLER_SUCCESS, "I swing my axe at the ghoul",
+         "The ghoul turns around and scurries away, its eyes wide with fear.", None),
 ]  # fmt: skip
 
 
