@@ -1137,8 +1137,9 @@ _EVENT_HARM = (
     r"(?:you|{c})\b|"
     # harm told in the passive: "You are suddenly attacked by the ghoul, and you are wounded in your
     # chest" on a shadowing success (run 14)
-    r"\b(?:you|{c}) (?:are|is|were|was|get|gets|got) (?:\w+ )?(?:attacked|wounded|injured|hurt|"
-    r"stabbed|bitten|struck|caught|spotted|seen|noticed|captured|grabbed|seized|ambushed)\b"
+    r"\b(?:you|{c})(?: are| is| were| was| get| gets| got|'re) (?:\w+ )?(?:attacked|wounded|"
+    r"injured|hurt|stabbed|bitten|struck|caught|spotted|seen|noticed|captured|grabbed|seized|"
+    r"ambushed|watched|followed|observed|hunted)\b"
     r"(?! as\b)|"  # (not "you are seen as a hero")
     # the other side unharmed and at you: "The bandit lunges at you" on a hit, "He lunges forward,
     # aiming for your head" on a spectacular strike (run 13)
@@ -2438,7 +2439,11 @@ _SCAFFOLD = re.compile(
     # "You are tailing a ghoul as the player." (run 14)
     r"as the player|"
     # "the player must make a difficult choice" (a spark, run 17): the player is "you"
-    r"the player (?:must|should|needs to|has to|can|could|will|decides|chooses|faces))\b|"
+    r"the player (?:must|should|needs to|has to|can|could|will|decides|chooses|faces)|"
+    # the prompt's data spoken of: "The table reveals a well-preserved artifact", "The situation
+    # is described as "a rockslide strikes the party."" (sparks, run 18)
+    r"the (?:table|situation|rolled rows?|row|facts|prompt|engine) (?:reveals|says|shows|reads|"
+    r"is described|describes|states|indicates|gives|lists))\b|"
     # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
     r"\bt\d{1,4}:(?=\s)|"
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
@@ -2732,8 +2737,11 @@ def _during_the_attempt(
         return True  # (a table's scene has no attempt: "As you approach this figure", run 13)
     if verb in _INTO and not scene:
         return False
-    if verb in _BLOWS and not any(w[:4] in stated for w in _BLOWS):
-        return False  # "As you strike at the hound's head" for "I call on the blood" (run 17)
+    blow = verb in _BLOWS or (verb in ("draw", "draws") and re.match(r"\s+blood from\b", after))
+    if blow and not any(w[:4] in stated for w in _BLOWS):
+        # a blow the player did not strike: "As you strike at the hound's head" (run 17), "As you
+        # draw blood from the hound" (run 18), for "I call on the blood to still the hound"
+        return False
     clause, *rest = re.split(r"[,;.!?]", after, maxsplit=1)
     named = re.findall(r"[a-z]{3,}", clause)[:4]
     if any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its")):

@@ -308,6 +308,9 @@ CONTINUATIONS = [
          "The ghoul turns around and scurries away, its eyes wide with fear.", "outcome"),
         (STORYTELLER_SUCCESS, "I swing my axe at the ghoul",
          "The ghoul turns around and scurries away, its eyes wide with fear.", None),
+        # run 18: a wound the player did not deal, framing the answer
+        (ELEGY_POWER_MISS, "I call on the blood to still the hound",
+         "As you draw blood from the hound, a cold chill runs down your spine.", "player_agency"),
 ]  # fmt: skip
 
 
@@ -418,6 +421,10 @@ MOODS_AND_TURNS = [
         (GO_FORTH_FAILURE, "I read the reef's currents",
          "You feel your heart pounding in your chest as you realize the currents are too strong.",
          "player_agency"),
+        # run 18: a hiding success told as being watched ("a strong hit is success", above)
+        (STRONG_FACE_DANGER, "I hide in the fog bank and wait for the cutter",
+         "You hear the cutter approaching and realize you're being watched by pirates.",
+         "outcome"),
         # trying again (run 17)
         (GO_FORTH_FAILURE, "I loose an arrow at the wolf",
          "The wolf roars menacingly, sending you back to try again.", "player_agency"),
@@ -493,6 +500,9 @@ def test_a_table_event_befalls_the_character_who_does_not_act() -> None:
         # run 17 (and runs 3 and 9, relabelled): "the player" told what to do; a placeholder
         "The hunter closes in, and the player must make a difficult choice.",
         "A new session opens in port. The captain, <name>, is setting the scene.",
+        # run 18 (and run 6, relabelled): the prompt's data spoken of
+        "The quay is loud with gulls. The table reveals an influential captain.",
+        'You stand on the quay. The situation is described as "a new session opens in port."',
     ):
         assert check_narration(meta, expect).failed == ["form"], meta
     price = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, dice=[12])
