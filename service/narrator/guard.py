@@ -2442,8 +2442,9 @@ _SCAFFOLD = re.compile(
     r"the player (?:must|should|needs to|has to|can|could|will|decides|chooses|faces)|"
     # the prompt's data spoken of: "The table reveals a well-preserved artifact", "The situation
     # is described as "a rockslide strikes the party."" (sparks, run 18)
-    r"the (?:table|situation|rolled rows?|row|facts|prompt|engine) (?:reveals|says|shows|reads|"
-    r"is described|describes|states|indicates|gives|lists))\b|"
+    # (not the world's "situation": "the situation shows no sign of easing")
+    r"the (?:table|rolled rows?|facts|prompt|engine) (?:reveals|says|shows|reads|describes|"
+    r"states|indicates|gives|lists)|the situation (?:is|was) described)\b|"
     # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
     r"\bt\d{1,4}:(?=\s)|"
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
