@@ -973,6 +973,10 @@ _FAILURE = (
     r"glamour|magic|sorcery|working) (?:\w+ )?(?:fails|failed|comes to nothing|came to nothing|"
     r"backfires|backfired|fizzles|fizzled)\b",
     r"\b(?:it|this|that) (?:doesn't|does not|didn't|did not|won't|will not) work\b",
+    # "The blood flows through your veins, but it's not enough to stop the hound" (an Elegy power
+    # activated on a miss, run 20)
+    r"\b(?:it's|it is|it was|that's|that is|isn't|wasn't|is|was) not (?:quite )?enough to (?:stop|"
+    r"still|halt|hold|save|break|open|free|calm|quell|subdue|drive|keep)\b",
     # the other side's refusal told as the result ("you try to convince the harbourmaster, but they
     # refuse" on a Compel weak hit: "On a weak hit, as above, but their agreement comes with a
     # demand or complication")
@@ -1101,7 +1105,10 @@ _EVENT_SUCCESS = (
     r"\b(?:door|doors|gate|gates|hatch|lid|portcullis|grate|grille|shutters?|vault|chest|"
     r"drawer|trapdoor|cell) (?:\w+ ){0,2}(?:grinds?|ground|swings?|swung|creaks?|creaked|"
     r"slides?|slid|springs?|sprang|clicks?|clicked|pops?|popped|yawns?|yawned|eases?|eased|"
-    r"groans?|groaned) (?:open|wide)\b|"
+    r"groans?|groaned) (?:open|wide)\b(?!,? revealing (?:a |an |the )?(?:\w+ of )?(?:\w+ )?"
+    r"(?:guards?|soldiers?|men|women|figures?|orcs?|bandits?|enem\w+|creatures?|people|crew|"
+    r"priests?|cultists?|pirates?)\b)|"
+    # (thrown open on guards is a danger, not the lock picked: run 12's, run 20's)
     # "You hear a loud bang as the door opens, and you find a dead body inside" on a failed
     # lock-pick (run 16)
     r"\b(?:door|doors|gate|gates|hatch|lid|portcullis|grate|grille|vault|chest|drawer|"
@@ -1355,6 +1362,18 @@ _FOUND_A_WAY = re.compile(
     r"toward|towards) (?:the|a|an|your) (?P<object>[\w'-]+(?:\s+[\w'-]+){0,2})"
 )
 
+# ... or the thing attacked struck ("You stumble and fall, hitting the skeleton on the head" on a
+# lost attack, run 19), where the player's words are a blow
+_STRUCK = re.compile(
+    r"\byou\b[^.;:!?\n]{0,30}?\b(?:hitting|hit|hits|striking|strike|strikes|struck|stabbing|"
+    r"stab|stabs|wounding|wound|wounds|cutting) (?:the|a|an) (?P<object>[\w'-]+)"
+)
+# ... or what the player meant to bring about told as so: "You realize that the galleon is now
+# adrift" for "I cut the mooring lines and let the galleon drift", on a miss (run 19)
+_NOW_SO = re.compile(
+    r"\b(?:is|are|was|were|lies|lie|stands|stand|hangs) now (?:\w+ )?(?P<state>[a-z]{4,})\b"
+)
+
 # ... or appearing by itself: "As you search the haven, the hidden letter starts to appear" (run 9)
 _APPEARS = re.compile(
     r"\bthe (?P<object>[\w'-]+(?:\s+[\w'-]+){0,2}) (?:starts to |begins to |slowly )?(?:appear|"
@@ -1369,9 +1388,14 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     hits = []
     for i, sentence in enumerate(text.sentences):
         found = [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]
+        if _BLOWS & set(re.findall(r"[a-z]+", expect.action.lower())):
+            found += _STRUCK.finditer(sentence)
         for m in [*found, *_FOUND_A_WAY.finditer(sentence)]:
             words = re.findall(r"[a-z]{4,}", m.group("object"))
             if words and words[-1][:5] in sought and not _NEGATION.search(sentence[: m.start()]):
+                hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+        for m in _NOW_SO.finditer(sentence):
+            if any(stem in m.group("state") for stem in sought):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
     return [h for h in hits if not _undone(h, text.sentences)]
 
@@ -2620,7 +2644,7 @@ _PERCEIVE_OR_BE = _word_set(
     gazes gazed stare stares stared peer peers peered listen listens listened observe observes
     observed examine examines examined inspect inspects inspected study studies studied
     recognise recognises recognised recognize recognizes recognized discover discovers
-    discovered need needs needed"""
+    discovered need needs needed receive receives received"""
 )
 # What befalls the character: a failure's or a cost's, never a success's ("You climb the cliff
 # to the watchtower, and it works. ... you lose balance. You fall and break your leg.").
@@ -2701,11 +2725,21 @@ _PLACED_OR_TRYING = re.compile(
 )
 
 
+_NOT_PLACES = frozenset({"yourself", "himself", "herself", "standing", "walking", "back", "with"})
+
+
 def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
     """After "find" or "reach": a place found and gone into ("You find the captain's cabin, where
     you can see the deck" after sneaking aboard), put somewhere on a success ("you find yourself
     in an unexpected underground cave"), or trying again ("as you reach for the handle again"),
     all run 12. A failure may put you somewhere: what befalls you."""
+    place = re.split(r"[,;.!?]", after, maxsplit=1)[0]
+    asked = {w[:5] for w in re.findall(r"[a-z]{4,}", (expect.action or "").lower())}
+    if verb.startswith("f") and any(
+        w[:5] in asked for w in re.findall(r"[a-z]{4,}", place) if w not in _NOT_PLACES
+    ):
+        return False  # the place the player asked for: "You find yourself standing in the vault"
+        # after "I beguile the curator into showing me the vault" (run 19)
     if _PLACE_GONE_INTO.match(after):
         return expect.polarity != "failure"
     return bool(_PLACED_OR_TRYING.match(after)) and not (

@@ -125,7 +125,8 @@ REPORTED_ONLY = {
     "real_run16": "judged, not tuned on (the same code as run 15): reported",
     "real_run17": "judged at 150be74, then tuned on: reported",
     "real_run18": "judged at cd43cd9 (temperature 0.3), then tuned on: reported",
-    "real_run19": "judged at 3e2f8db (temperature 0.3), not tuned on: reported",
+    "real_run19": "judged at 3e2f8db (temperature 0.3), then tuned on: reported",
+    "real_run20": "judged at 69afd08 (temperature 0.3), then tuned on: reported",
 }
 
 

@@ -311,6 +311,25 @@ CONTINUATIONS = [
         # run 18: a wound the player did not deal, framing the answer
         (ELEGY_POWER_MISS, "I call on the blood to still the hound",
          "As you draw blood from the hound, a cold chill runs down your spine.", "player_agency"),
+        # runs 19 and 20: what the player meant told as so on a miss; a lost attack told as the
+        # blow landing; a power that Elegy activates on a miss ("the power is activated, but not
+        # without consequences") told as not enough; being welcomed; the place the player asked
+        # for; a door thrown open on guards (a danger, not the lock picked)
+        (GO_FORTH_FAILURE, "I cut the mooring lines and let the galleon drift",
+         "You realize that the galleon is now adrift.", "outcome"),
+        (GO_FORTH_FAILURE, "I attack the skeleton guarding the reliquary",
+         "You stumble and fall, hitting the skeleton on the head.", "outcome"),
+        (ELEGY_POWER_MISS, "I call on the blood to still the hound",
+         "The blood flows through your veins, but it's not enough to stop the hound.", "outcome"),
+        (STRONG_FACE_DANGER, "I charm the doorman into letting me pass",
+         "You receive a warm welcome from the doorman.", None),
+        (WEAK_FACE_DANGER, "I beguile the curator into showing me the vault",
+         "You find yourself standing in the vault, among old relics.", None),
+        (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+         "You hear a loud crash as the door swings open, revealing a group of guards.", None),
+        # ... but the ledge reached for, and a place not asked for, are still the character's
+        (GO_FORTH_FAILURE, "I balance along the narrow ledge",
+         "As you fall, you instinctively reach for the ledge.", "player_agency"),
 ]  # fmt: skip
 
 
