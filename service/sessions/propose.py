@@ -9,6 +9,7 @@ gives. Either way the player sees the proposal and accepts or overrides it.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any, Literal
 
@@ -291,7 +292,23 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
         ):
             raise RulesError(f"{gm.param} {value} is out of range", f"params.{gm.param}")
     trial(system, state, proposal)
+    if _OUTCOME_TOLD.search(proposal.why):
+        # an outcome before any roll: "why": "a weak hit" (a real model, played in stop 23)
+        why = (
+            f"your words fit its trigger: {system.move(proposal.move).trigger}"
+            if proposal.move is not None
+            else ""
+        )
+        proposal = proposal.model_copy(update={"why": why})
     return proposal
+
+
+# The model's reason for a move, naming an outcome nothing has rolled yet.
+_OUTCOME_TOLD = re.compile(
+    r"\b(?:strong hit|weak hit|miss|misses|missed|success|succeeds?|succeeded|fails?|failed|"
+    r"failure|match|wins?|won|loses?|lost|tie|graze|botch)\b",
+    re.IGNORECASE,
+)
 
 
 def trial(system: GameSystem, state: play.State, proposal: Proposal) -> None:

@@ -65,3 +65,18 @@ def test_neither_proposal_is_offered_when_the_session_would_refuse_it(client: Te
         assert proposal["move"] != "strike"
         accepted = client.post(f"/v1/sessions/{sid}/turns/1/accept", json={"seed": 3})
         assert accepted.status_code == 200, accepted.text
+
+
+def test_a_proposals_reason_never_tells_an_outcome_before_the_roll(client: TestClient) -> None:
+    # A real model proposed Face Danger for haggling with "why": "a weak hit", before anything
+    # was rolled. sundered_isles.md: Face Danger is for "When you attempt something risky or react
+    # to an imminent threat"; its trigger stands in for the model's reason.
+    sid = create(client, "sundered_isles", KELL)["id"]
+    reply = {"move": "face_danger", "kind": "move", "params": {"stat": "edge"}, "why": "a weak hit"}
+    with respx.mock(assert_all_called=False) as mock:
+        mock.post(CHAT_URL).side_effect = [completion(json.dumps(reply))]
+        proposal = client.post(
+            f"/v1/sessions/{sid}/turns", json={"words": "I haggle with the merchant"}
+        ).json()["proposal"]
+    assert proposal["source"] == "model" and proposal["move"] == "face_danger"
+    assert "weak hit" not in proposal["why"] and proposal["why"].startswith("your words fit")
