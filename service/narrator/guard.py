@@ -1940,6 +1940,13 @@ def _heart(character: str | None) -> re.Pattern[str]:
         r"upset|sad|glad|happy|satisfied|frustrated|annoyed|eager|surprised|shocked|amazed|"
         r"astonished|stunned)\b|"
         # "you manage to stay calm" (run 17): composure kept is a feeling told
+        # fear told by the body: "You feel a chill run down your spine as the rival Kindred's eyes
+        # narrow" after a won stare-down (run 21; a pounding heart alone stays the body's, run 8)
+        rf"\b(?:chill|chills|shiver|shivers) (?:of \w+ )?(?:run|runs|ran|running|creep|creeps|crept|"
+        rf"race|races|raced|go|goes|went) (?:down|up) {whose} spine\b|"
+        # the next act set as the only one: "You find yourself trapped in a narrow passage, your
+        # only escape being to swim down into the depths" (run 21)
+        rf"\b{whose} only (?:option|choice|way out|hope|chance|escape) (?:being|is|was|left is) to\b|"
         # "The wolf roars menacingly, sending you back to try again" (run 17): a new attempt
         rf"\b{who}\b[^.!?\n]{{0,40}}?\b(?:to |and )?(?:try|tries|tried|attempt|attempts) "
         r"(?:again|once more)\b|"

@@ -310,7 +310,7 @@ CONTINUATIONS = [
          "The ghoul turns around and scurries away, its eyes wide with fear.", None),
         # run 18: a wound the player did not deal, framing the answer
         (ELEGY_POWER_MISS, "I call on the blood to still the hound",
-         "As you draw blood from the hound, a cold chill runs down your spine.", "player_agency"),
+         "As you draw blood from the hound, its howl echoes off the stones.", "player_agency"),
         # runs 19 and 20: what the player meant told as so on a miss; a lost attack told as the
         # blow landing; a power that Elegy activates on a miss ("the power is activated, but not
         # without consequences") told as not enough; being welcomed; the place the player asked
@@ -447,6 +447,13 @@ MOODS_AND_TURNS = [
         # trying again (run 17)
         (GO_FORTH_FAILURE, "I loose an arrow at the wolf",
          "The wolf roars menacingly, sending you back to try again.", "player_agency"),
+        # run 21: the next act set as the only one; fear told by a chill after a won stare-down
+        (GO_FORTH_FAILURE, "I read the reef's currents",
+         "You are trapped in a narrow passage, your only escape being to swim down.",
+         "player_agency"),
+        (STORYTELLER_SUCCESS, "I stare down the rival Kindred",
+         "You feel a chill run down your spine as the rival Kindred's eyes narrow.",
+         "player_agency"),
         # (a heart pounding alone is the body's: run 8)
         (GO_FORTH_SUCCESS, "I sprint across the collapsing bridge",
          "The air rushes by, and your heart is pounding in your chest.", None),
