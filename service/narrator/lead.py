@@ -40,9 +40,10 @@ _NOT_AN_ATTEMPT = re.compile(
     re.IGNORECASE,
 )
 MOST_WORDS = 24  # a longer attempt is told by the model, not repeated in the lead
-# The model's words after a lead: asked for one sentence, it wrote two to four, and a second
-# sentence is where a third of the contradictions that reached the player stood in runs 12-16
-# (run 16: "... a sudden gust of wind blows open the door. The match ignites"). One is kept.
+# The model's words after a lead: asked for one sentence, it wrote two to four, and a second or
+# later sentence is where 5 of the 26 contradictions that reached the player after a lead stood
+# in runs 12-16 (run 16: "... a sudden gust of wind blows open the door. The match ignites").
+# One is kept.
 MOST_SENTENCES = 1
 
 
