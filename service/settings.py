@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     # narrations that contradicted the engine in runs 16 and 17 (bench/real_model.py); the
     # narrator tells an outcome already decided, where the likelier words are the safer ones.
     model_temperature: float | None = Field(
-        0.3, ge=0, le=2, description="sampling temperature (empty: the server's own)"
+        0.3, ge=0, le=2, description="sampling temperature sent with each request"
     )
     model_max_tokens: int = Field(400, ge=16, le=4096, description="longest reply asked for")
 

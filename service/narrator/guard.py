@@ -1381,14 +1381,21 @@ _APPEARS = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
+def _sought(action: str | None) -> frozenset[str]:
+    """The player's words as five-letter stems, for what they sought and where they asked to go."""
+    return frozenset(w[:5] for w in re.findall(r"[a-z]{4,}", (action or "").lower()))
+
+
 def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     if not expect.action:
         return []
-    sought = {w[:5] for w in re.findall(r"[a-z]{4,}", expect.action.lower())}
+    sought = _sought(expect.action)
+    a_blow = bool(_BLOWS & set(re.findall(r"[a-z]+", expect.action.lower())))
     hits = []
     for i, sentence in enumerate(text.sentences):
         found = [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]
-        if _BLOWS & set(re.findall(r"[a-z]+", expect.action.lower())):
+        if a_blow:
             found += _STRUCK.finditer(sentence)
         for m in [*found, *_FOUND_A_WAY.finditer(sentence)]:
             words = re.findall(r"[a-z]{4,}", m.group("object"))
@@ -2741,7 +2748,7 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
     in an unexpected underground cave"), or trying again ("as you reach for the handle again"),
     all run 12. A failure may put you somewhere: what befalls you."""
     place = re.split(r"[,;.!?]", after, maxsplit=1)[0]
-    asked = {w[:5] for w in re.findall(r"[a-z]{4,}", (expect.action or "").lower())}
+    asked = _sought(expect.action)
     if verb.startswith("f") and any(
         w[:5] in asked for w in re.findall(r"[a-z]{4,}", place) if w not in _NOT_PLACES
     ):
@@ -2791,12 +2798,10 @@ def _during_the_attempt(
     # The attempt in other words, framing what the world does ("As you ascend, the wind picks
     # up", "As you attempt to maneuver your boat through the currents, a gust ...", "As you
     # navigate the encrypted labyrinth, ..." after climbing, reading currents, hacking: run 16's
-    # false alarms): a short clause closed by a comma, with the world's clause after it; not
-    # trying again ("as you reach for the handle again"), and not on a table (no attempt there).
-    # Not trying again ("as you reach for the handle again"), not going on past it ("As you
-    # descend the spiral staircase" after scaling a bell tower, run 11; "as you push through,
-    # revealing a narrow passageway" after forcing a door, run 15), and not on a table (no
-    # attempt there).
+    # false alarms): a short clause closed by a comma, with the world's clause after it. Not
+    # trying again ("as you reach for the handle again"), not going on past it ("As you descend
+    # the spiral staircase" after scaling a bell tower, run 11; "as you push through, revealing a
+    # narrow passageway" after forcing a door, run 15), and not on a table (no attempt there).
     if scene or re.search(r"\b(?:again|once more|next|then)\b", clause):
         return False
     if verb in _STILL_TRYING:
@@ -2818,7 +2823,7 @@ _AND_THEN_ACTS = re.compile(
     r"hurry|sprint|pull|draw|grab|snatch|reach|step|walk|climb|jump|leap|turn|head|move|push|"
     r"strike|swing|attack|shout|call|tell|say|decide|choose|flee|retreat|hide|duck|dodge|raise|"
     r"ready|nock|aim|fire|shoot|make|set|start|begin|try|attempt|continue|press|follow|open|"
-    r"close|search|grab|take|slip|sneak|charge|lunge|stab|slash|throw|hurl|kick|punch|run)"
+    r"close|search|take|slip|sneak|charge|lunge|stab|slash|throw|hurl|kick|punch)"
     r" (?:a|an|the|your|back|out|away|up|down|off|into|inside|to|toward|towards|across|through|"
     r"over|at|for|on|forward|ahead|again|quickly|slowly)\b",
     re.IGNORECASE,

@@ -179,7 +179,7 @@ def offline_proposal(system: GameSystem, words: str, state: play.State | None = 
             if stat := _stat_for(system, move.id, words):
                 params["stat"] = stat
             if rank == 0 and fits and fits[0][1] >= 1.0:
-                why = f"your words fit its trigger: {move.trigger}"
+                why = _fits_trigger(move.trigger)
             else:
                 why = (f"nothing in your words matched a move; {move.name} is the move for a "
                        f"risky action ({move.trigger}) - name another move if it fits better, or "
@@ -294,13 +294,13 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
     trial(system, state, proposal)
     if _OUTCOME_TOLD.search(proposal.why):
         # an outcome before any roll: "why": "a weak hit" (a real model, played in stop 23)
-        why = (
-            f"your words fit its trigger: {system.move(proposal.move).trigger}"
-            if proposal.move is not None
-            else ""
-        )
+        why = _fits_trigger(system.move(proposal.move).trigger) if proposal.move else ""
         proposal = proposal.model_copy(update={"why": why})
     return proposal
+
+
+def _fits_trigger(trigger: str) -> str:
+    return f"your words fit its trigger: {trigger}"
 
 
 # The model's reason for a move, naming an outcome nothing has rolled yet.
