@@ -1955,12 +1955,13 @@ def _heart(character: str | None) -> re.Pattern[str]:
         # only escape being to swim down into the depths" (run 21)
         rf"\b{whose} only (?:option|choice|way out|hope|chance|escape) (?:being|is|was|left is) to\b|"
         # "The wolf roars menacingly, sending you back to try again" (run 17): a new attempt
-        rf"\b{who}\b[^.!?\n]{{0,40}}?\b(?:to |and )?(?:try|tries|tried|attempt|attempts) "
+        # (these three read from one "you": one scan from each, not three)
+        rf"\b{who}\b[^.!?\n]{{0,40}}?\b(?:(?:to |and )?(?:try|tries|tried|attempt|attempts) "
         r"(?:again|once more)\b|"
-        rf"\b{who}\b[^.!?\n]{{0,30}}?\b(?:stay|stays|stayed|remain|remains|remained|keep|keeps|"
+        r"(?:stay|stays|stayed|remain|remains|remained|keep|keeps|"
         r"kept) (?:calm|composed|focused|cool|steady|your composure|his composure|her composure)\b|"
+        rf"left (?:feeling|with a (?:sense|feeling) of)\s+{_MOOD})|"
         # "you are left feeling disappointed" (a tie, run 15)
-        rf"\b{who}\b[^.!?\n]*?\bleft (?:feeling|with a (?:sense|feeling) of)\s+{_MOOD}|"
         # "You climb the stair, feeling exhilarated and victorious"
         rf"(?:^|(?<=[.!?] )){who}\b[^.!?\n]*?,\s*(?:feeling|filled with|full of)\s+"
         rf"(?:\w+\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?{_EMOTION}\b|"
