@@ -40,10 +40,20 @@ class PromptError(ValueError):
     """A template that does not match its declared variables, or a render missing some."""
 
 
+class Example(BaseModel):
+    """One worked exchange shown to the model before the request, as a user turn and the reply
+    it should give (a small model follows a shown reply more closely than a rule in words)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    user: str
+    assistant: str
+
+
 class RenderedPrompt(BaseModel):
     model_config = ConfigDict(frozen=True)
     system: str
     user: str
+    examples: tuple[Example, ...] = ()
 
 
 class Prompt(BaseModel):
@@ -54,6 +64,9 @@ class Prompt(BaseModel):
     variables: list[str] = Field(description="every $variable the templates use, and no other")
     system: str = Field(description="the system message: the narrator's standing instructions")
     user: str = Field(description="the user message: the data of this one request")
+    examples: tuple[Example, ...] = Field(
+        (), description="exchanges sent before the user message, in our own words (no $variables)"
+    )
 
     @model_validator(mode="after")
     def _declared_is_used(self) -> Prompt:
@@ -91,6 +104,7 @@ class Prompt(BaseModel):
         return RenderedPrompt(
             system=Template(self.system).substitute(values),
             user=Template(self.user).substitute(values),
+            examples=self.examples,
         )
 
 

@@ -100,6 +100,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from prompts import get_prompt
 from rules.models import Resolution
 
 Polarity = Literal["success", "mixed", "failure", "yes", "no", "neutral"]
@@ -1134,6 +1135,9 @@ _EVENT_HARM = (
     # the character trapped, or the one they hide from or follow aware of them (run 9: "the
     # portcullis slams shut behind you, trapping you"; "The ghoul, sensing your presence")
     r"\btrap(?:s|ped|ping)? (?:you|{c})\b|\b(?:you|{c}) (?:are|were|is|was) (?:now )?trapped\b|"
+    # "you find yourself trapped between the mast and the rigging" on a strong hit (this session)
+    r"\b(?:find|finds|found) (?:yourself|{c}|himself|herself) (?:\w+ )?(?:trapped|cornered|"
+    r"surrounded|stuck|pinned|outnumbered)\b|"
     r"\b(?:sens|notic|spott|detect)\w* (?:your|(?:{c})'s) presence\b|"
     r"\beyes (?:follow|follows|followed|track|tracks|tracked|lock onto|find|found) (?:you|{c}|your|"
     r"(?:{c})'s)\b",
@@ -1151,6 +1155,11 @@ _EVENT_HARM = (
     # the other side unharmed and at you: "The bandit lunges at you" on a hit, "He lunges forward,
     # aiming for your head" on a spectacular strike (run 13)
     r"\blunges?\b[^.;:!?\n]{0,20}?\b(?:at|toward|towards) (?:you|{c})\b|"
+    # ... and coming at you: "The rival Kindred snarls and charges at you" on a won stare-down
+    # (this session)
+    r"\b(?:charges?|charged|rushes?|rushed|springs?|sprang|leaps?|leapt|comes?|came|flies|flew"
+    r"|swings?|swung|strikes?|struck|attacks?|attacked) (?:\w+ )?(?:at|for) (?:you|{c})\b|"
+    r"\b(?:attacks?|attacked|assaults?|assaulted|ambush(?:es|ed)?) (?:you|{c})\b|"
     r"\baiming (?:for|at) (?:you|your|{c})\b|"
     # the other side ready to hurt you: "The rival Kindred grins at you, ready to strike" (run 9),
     # "The bandit chief jumps back in surprise and draws his sword, ready to strike" (run 12)
@@ -1201,6 +1210,13 @@ _WIN = (
     rf"\b{_PC}{_HAVE}{_ADV}(?:win|wins|won|prevail(?:s|ed)?|triumph(?:s|ed)?)\b",
     _YOU_BEAT,
     *_VICTORY,
+    # the other side giving way, on a draw: "You haggle with the dwarf over the price, but
+    # neither side wins out. The dwarf finally gives up and leaves the negotiation." (this
+    # session's second run)
+    r"\b(?:he|she|they|it|the [a-z\-]+(?: [a-z\-]+)?) (?:\w+ly )?(?:gives? up|gave up|"
+    r"backs? down|backed down|relents?|relented|concedes?|conceded|yields?|yielded|gives? in|"
+    r"gave in|caves?|caved|agrees?|agreed|accepts? your|storms? off|walks? away from the "
+    r"(?:deal|table|negotiation)|leaves? the (?:deal|table|negotiation))\b",
 )
 _LOSS = (
     _LOST_CONTEST,
@@ -1327,7 +1343,13 @@ _UNHURT = re.compile(
     r"\b(?:isn't|wasn't|aren't|weren't) (?:hit|touched|hurt|harmed|wounded|scratched)\b|"
     # "The arrow flies high but misses the wolf entirely" (a real model's graze, run 9)
     r"\b(?:miss|misses|missed|missing) (?:the |its |their |his |her )?(?:\w+ )?(?:entirely|"
-    r"completely|cleanly|altogether|by a mile)\b"
+    r"completely|cleanly|altogether|by a mile)\b|"
+    # the shot or blow spent on something else: "The arrow flies off the bow and hits a tree",
+    # "The arrow misses the wolf's eyes and flies straight into the ground" (this session)
+    r"\b(?:arrows?|bolts?|shots?|bullets?|spears?|stones?|darts?|blows?|swings?|axe|blades?)\b"
+    r"[^.;:!?\n]{0,60}?\b(?:into|hits?|hit|strikes?|struck|thuds? into|lodges? in|buries itself "
+    r"in) (?:the|a|an) (?:\w+ )?(?:ground|tree|trunk|dirt|mud|wall|floor|earth|post|dust|"
+    r"water|sand|rock)\b"
 )
 _CHARACTER_NEAR = re.compile(r"\b(?:you|your|you're)\b[^,;]{0,25}$")
 
@@ -1416,6 +1438,14 @@ def _has_a_turn(text: _Text) -> bool:
     )
 
 
+_KEEPING_SHUT = re.compile(
+    r"\b(?:hold|holds|bar|bars|block|blocks|barricade|barricades|shut|shuts|close|closes|seal|"
+    r"seals|brace|braces|keep|keeps|guard|guards|wedge|wedges)\b",
+    re.IGNORECASE,
+)
+_OPENING_WAY = re.compile(r"\b(?:open|wide|opens|opened|gives? way|gave way)\b", re.IGNORECASE)
+
+
 def _check_outcome(
     text: _Text, expect: Expectation, pronouns: list[int], complete: bool = True
 ) -> GuardCheck:
@@ -1453,7 +1483,13 @@ def _check_outcome(
         turned = [*live(lex.failure), *live(lex.partial), *live(lex.setback), *live(lex.cost),
                   *live(lex.event_harm)]  # fmt: skip
         if complete and not successes and not turned and not _has_a_turn(text):
-            report("success (through events)", live(lex.event_success))
+            opened = live(lex.event_success)
+            if _KEEPING_SHUT.search(expect.action or ""):
+                # a way opening is the failure itself when the player meant to keep it shut:
+                # "You try to hold the door against the orcs, but it goes wrong. The door swings
+                # open with a loud crash, and the orcs charge in." (this session)
+                opened = [h for h in opened if not _OPENING_WAY.search(h.words)]
+            report("success (through events)", opened)
     if echoed := _example_of_another_band(text.joined, expect):
         report("another band (the prompt's example of it)", echoed)
     if expect.outcome == "graze" and (
@@ -2484,6 +2520,11 @@ _SCAFFOLD = re.compile(
     # (not the world's "situation": "the situation shows no sign of easing")
     r"the (?:table|rolled rows?|facts|prompt|engine) (?:reveals|says|shows|reads|describes|"
     r"states|indicates|gives|lists)|the situation (?:is|was) described)\b|"
+    # "the player" or "the character" for "you", anywhere: "The player discovers a trap", "The
+    # character falls from the rooftop", "The hero falls to the ground" (continuations asked to
+    # begin with "The", this session's runs); the world's own players, characters and heroes are
+    # of something ("the players of the game", "the character of the town")
+    r"(?<!card )(?<!dice )\bthe (?:players?|character|hero)\b(?!\s+(?:of|at)\b)|"
     # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
     r"\bt\d{1,4}:(?=\s)|"
     # a bracketed tag or a label line a model writes around its answer ("[OUTCOME: STRONG HIT]",
@@ -2550,6 +2591,44 @@ def _check_form(text: str) -> GuardCheck:
     return GuardCheck(id="form", passed=True)
 
 
+@lru_cache(maxsize=64)
+def _death(character: str | None) -> re.Pattern[str]:
+    who = f"you|{_names(character)}"
+    return re.compile(
+        rf"\b(?:(?:{who}) (?:die|dies|died|are dead|is dead|are killed|is killed|was killed|were "
+        rf"killed|breathe your last|breathes (?:his|her|their) last)|(?:kills?|killed|killing) "
+        rf"(?:{who})\b(?! (?:almost|nearly))|(?:to|meet|meets|met) (?:your|his|her|their) "
+        r"(?:death|doom|end)|falls? to (?:your|his|her|their) death)\b",
+        re.IGNORECASE,
+    )
+
+
+# The continuation prompts' shown replies (prompts/narration_next.yaml, table.yaml: a sentry
+# snoring on, a plank snapping) copied into a narration of another scene: five words running
+# of one of them.
+_COPIED_RUN = 5
+
+
+@lru_cache(maxsize=1)
+def _example_runs() -> dict[tuple[str, ...], str]:
+    runs: dict[tuple[str, ...], str] = {}
+    for name in ("narration_next", "table"):
+        for example in get_prompt(name).examples:  # type: ignore[arg-type]
+            words = re.findall(r"[a-z']+", example.assistant.lower())
+            for i in range(len(words) - _COPIED_RUN + 1):
+                runs[tuple(words[i : i + _COPIED_RUN])] = example.assistant
+    return runs
+
+
+def _copied_example(text: str) -> str:
+    words = re.findall(r"[a-z']+", text.lower())
+    runs = _example_runs()
+    for i in range(len(words) - _COPIED_RUN + 1):
+        if (run := tuple(words[i : i + _COPIED_RUN])) in runs:
+            return " ".join(run)
+    return ""
+
+
 # --- the check ---------------------------------------------------------------------------------
 
 
@@ -2561,6 +2640,11 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
     prefix that passes stays passing until a sentence that contradicts the outcome arrives. Only
     the whole narration is read for an outcome told through events alone, which weighs what the
     narration does not say (nothing of the other side anywhere in it)."""
+    if expect.rows and expect.lead and text.lstrip().startswith(expect.lead):
+        # A spark's lead is the rolled rows as the engine gives them (lead.spark_lead): their
+        # own words ("lose 2 point of blood", "You give in to fear") are the table's, not the
+        # model's; only what follows is the narrator's to check.
+        text = text.lstrip()[len(expect.lead) :]
     prepared = _prepare(text)
     sentences = _Text.of(prepared)
     pronouns = _pronoun_subjects(sentences, expect.character)
@@ -2578,6 +2662,12 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         _check_names(prepared, expect),
         _check_form(text),
     ]
+    if died := [m.group() for m in _death(expect.character).finditer(prepared)]:
+        # the engine decides death (harm, meters, wounds): a narrator's "you fall to your death"
+        # on a failed save (this session; run 16's) is a number it changed
+        checks = _merged(checks, {"outcome": f"the character's death told: {_quote_words(died)}"})
+    if copied := _copied_example(text):
+        checks = _merged(checks, {"form": f"a prompt's example reply copied: '{copied}'"})
     if told := _other_row_told(sentences, expect):
         checks = _merged(checks, {"outcome": f"a row the table did not roll told: {told}"})
     if expect.rows and (acts := _continuation_acts(text, expect)[0]):
@@ -2682,7 +2772,8 @@ _ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\
 # accomplishment", "The cliff, now a symbol of pride and accomplishment for Kell", "your mind
 # racing with possibilities" (a real model's, runs 8 and 9).
 _FELT = (
-    r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ )?"
+    # (up to three words before: "a symbol of your strength and determination", this session)
+    r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ ){0,3}?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
     r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory)\b"
@@ -2696,7 +2787,8 @@ _FELT = (
     # fear" (run 10), "The orcs, sensing your desperation" (run 8)
     r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) (?:fear|"
     r"desperation|dread|terror|panic|despair|anger|rage|doubt|hesitation|relief|pride|"
-    r"confidence|determination|excitement|anxiety|unease|nervousness|weakness)\b|"
+    r"confidence|determination|excitement|anxiety|unease|nervousness|weakness|distress|worry|"
+    r"apprehension|uncertainty|discomfort)\b|"
     # "you feel your heart race with fear", "feeling the pain and fear in your body" (run 9)
     r"\b(?:feel|feels|felt|feeling)\b[^.!?;:]{0,40}?\b(?:fear|dread|terror|panic|despair|joy|"
     r"pride|relief|anger|rage|fury|guilt|shame|hope|determination|excitement|elation|regret|"
@@ -2763,6 +2855,9 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
 
 
 _STILL_TRYING = _word_set("attempt attempts try tries")
+_GETTING_CLEAR = re.compile(
+    r"\b(?:dodg|escap|evad|avoid|flee|fled|surviv|duck|jump|leap|run|hide|slip)", re.IGNORECASE
+)
 _BLOWS = _word_set(
     "strike strikes stab stabs slash slashes hit hits attack attacks swing swings shoot shoots "
     "punch punches kick kicks cut cuts"
@@ -2862,7 +2957,12 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             then := re.match(r"\s+to\s+([a-z]+)", plain[m.end() :], re.IGNORECASE)
         ):  # "you manage to dodge and make it through the fog bank" (run 13): what is managed,
             # unless it is getting clear ("The portcullis drops, and you manage to escape", run 10)
-            if then.group(1).lower() in ("escape", "avoid", "evade", "survive"):
+            if then.group(1).lower() in ("escape", "avoid", "evade", "survive") and not (
+                # not after a success at something else: "You vault the table and strike at
+                # the bandit chief, and it works. The bandit chief's guards rush to the scene,
+                # but you manage to escape with your life" (this session)
+                expect.polarity == "success" and not _GETTING_CLEAR.search(expect.action or "")
+            ):
                 continue
             verb = then.group(1).lower()
         if verb in ("try", "tries", "tried", "attempt", "attempts", "attempted", "begin", "begins",
@@ -2927,6 +3027,21 @@ _LOOKS_BACK = re.compile(
     re.IGNORECASE,
 )
 
+# ... or the one followed getting away: "You shadow the ghoul through the market, and it works.
+# The market sells more goods, and the ghoul disappears" (this session). (Not retreating into the
+# trees, still seen: run 14's "You come across a small clearing, and the goblins retreat into the
+# trees".)
+_PURSUING = re.compile(
+    r"\b(?:shadow|follow|tail|track|stalk|chase|pursue|hunt|trail)s?\b", re.IGNORECASE
+)
+_GETS_AWAY = re.compile(
+    r"\b(?:disappears?|disappeared|vanish(?:es|ed)?|(?:slips?|slipped|gets?|got|breaks?|broke) "
+    r"away|escapes?|escaped|(?:is|are|was|were) gone|out of sight|(?:loses?|lost|shakes?|shook) "
+    r"(?:you|your trail|the trail)|(?:melts?|melted|fades?|faded) (?:back )?into the "
+    r"(?:shadows|darkness|dark|night|fog|mist|crowd)|lose (?:its|their|his|her) trail)\b",
+    re.IGNORECASE,
+)
+
 
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
@@ -2944,6 +3059,8 @@ def _with_continuation(
         if expect.polarity == "success" and _UNSEEN.search(expect.action or "")
         else []
     )
+    if expect.polarity == "success" and _PURSUING.search(expect.action or ""):
+        noticed += [_excerpt(words, m.start(), m.end()) for m in _GETS_AWAY.finditer(words)]
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"
         if acts
@@ -2951,7 +3068,10 @@ def _with_continuation(
         "outcome": "; ".join(
             ([f"a success told as harm befalling you: {_quote_words(befalls)}"] if befalls else [])
             + (
-                [f"a success at going unseen told as being noticed: {_quote_words(noticed)}"]
+                [
+                    "a success at going unseen or following told as being noticed or losing "
+                    f"the quarry: {_quote_words(noticed)}"
+                ]
                 if noticed
                 else []
             )

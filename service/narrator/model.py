@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import openai
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from prompts import RenderedPrompt
 from service.settings import Settings
@@ -64,7 +64,10 @@ class ChatModel(Protocol):
 
 
 def _messages(prompt: RenderedPrompt) -> list[BaseMessage]:
-    return [SystemMessage(prompt.system), HumanMessage(prompt.user)]
+    shown: list[BaseMessage] = []
+    for example in prompt.examples:
+        shown += [HumanMessage(example.user), AIMessage(example.assistant)]
+    return [SystemMessage(prompt.system), *shown, HumanMessage(prompt.user)]
 
 
 def _reason(exc: BaseException) -> str:

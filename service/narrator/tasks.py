@@ -23,7 +23,7 @@ from rules.registry import GameSystem, get_system, resolve_roll
 from service.narrator import facts, knowledge, offline
 from service.narrator.catalogue import catalogue
 from service.narrator.guard import GuardCheck, GuardReport, expectation_from
-from service.narrator.lead import narration_plan
+from service.narrator.lead import CONTINUATION_ATTEMPTS, hero, narration_plan, spark_lead
 from service.narrator.model import Calls, ChatModel, ModelError, parse_json_object
 from service.narrator.quotes import check_quotations
 from service.narrator.records import (
@@ -119,11 +119,11 @@ def prepare_oracle(req: OracleRequest, model: ChatModel | None, search: Search) 
 # --- a spark: one of the system's tables, interpreted -----------------------------------------
 
 
-# A spark's words: asked for two to four sentences, a small model wrote up to eight, and its
-# third and later sentences held most of the sparks' contradictions that reached the player in
-# runs 12-16 ("You quickly gather your belongings", "That's what the player described", "you was
-# excited to begin"). Asked for two, it is held to two.
-SPARK_SENTENCES = 2
+# A spark's words after its lead (the rows, said by code): asked for two to four sentences, a
+# small model wrote up to eight, and its later sentences held most of the sparks'
+# contradictions that reached the player in runs 12-16 ("You quickly gather your belongings",
+# "you was excited to begin"). One is kept, as after a narration's lead.
+SPARK_SENTENCES = 1
 
 
 def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) -> Task:
@@ -132,18 +132,19 @@ def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) ->
     resolution = resolve_roll(system.id, "table", {"table": table.id}, seed=req.seed)
     rows = facts.table_rows(resolution)
     passages = search(table.name, system.id, 2)
+    lead = spark_lead(table.name, rows)
     expect = expectation_from(
         resolution, character=req.character, extra_numbers=_asked_numbers(req.situation)
-    )
+    ).model_copy(update={"lead": lead})
 
     def prompt(correction: str) -> RenderedPrompt:
+        # no passages: the model copied the move's options list from them ("- Make the most
+        # obvious negative outcome happen", run 21); the rows are in the lead
         return get_prompt("table").render(
             system_name=system.name,
-            table_name=table.name,
-            rows="\n".join(f"- {r}" for r in rows),
-            passages=facts.passages_block(passages, limit=700),
+            lead=lead,
             situation=facts.delimit(req.situation or "(none given)"),
-            character=req.character or "unnamed",
+            hero=hero(req.character),
             correction=correction,
         )
 
@@ -157,7 +158,7 @@ def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) ->
         model=model, prompt=prompt, check=guard_for(expect), finish=finish,
         offline=offline.spark(resolution, req.situation),
         mechanics={"resolution": resolution.model_dump(mode="json"), "rows": rows},
-        most_sentences=SPARK_SENTENCES,
+        lead=lead, most_sentences=SPARK_SENTENCES, attempts=CONTINUATION_ATTEMPTS,
     )  # fmt: skip
 
 
@@ -225,6 +226,7 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
         model=model, prompt=plan.prompt, check=guard_for(plan.judged(expect)), finish=finish,
         offline=offline.narration(resolution, req.action),
         lead=plan.lead, most_sentences=plan.most_sentences,
+        attempts=CONTINUATION_ATTEMPTS if plan.lead else 2,
         mechanics={"resolution": resolution.model_dump(mode="json")},
     )  # fmt: skip
 

@@ -319,16 +319,16 @@ def test_openai_itself_is_sent_max_completion_tokens_alone() -> None:
 def test_a_spark_for_a_named_character_never_tells_their_feelings(
     client: TestClient, model: respx.Route
 ) -> None:
-    # The table prompt's rule: "Never make "you" speak, decide, choose or feel anything: the
-    # player does that." A real model wrote a spark telling Kell's heart; with the character
-    # named, the guard knows whose feelings those are.
-    model.return_value = completion("The temple door grinds open. Kell feels a surge of hope.")
+    # The table prompt's rule: 'Never say what "you" do, say, decide, think, realize or feel'.
+    # A real model wrote a spark telling Kell's heart; with the character named, the guard
+    # knows whose feelings those are.
+    model.return_value = completion("Kell feels a surge of hope as the temple door grinds open.")
     body = {"system": "sundered_isles", "table": "make_a_discovery", "seed": 2,
             "situation": "Kell explores a sunken temple", "character": "Kell"}  # fmt: skip
     r = client.post("/v1/oracle/spark", json=body)
     assert r.status_code == 200, r.text
     narrated = r.json()["narrated"]
     assert narrated["narrator"] == "offline" and "player_agency" in narrated["guard"]["failed"]
-    assert 'Call the player\'s character "you" (Kell)' in prompt_text(model.calls.last.request)
+    assert 'told to Kell as "you"' in " ".join(prompt_text(model.calls.last.request).split())
     r = client.post("/v1/oracle/spark", json={**body, "character": "x" * 81})
     assert r.status_code == 422 and "character" in r.text
