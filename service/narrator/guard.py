@@ -1426,7 +1426,26 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
         for m in _NOW_SO.finditer(sentence):
             if any(stem in m.group("state") for stem in sought):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+        if _SEVERING.search(expect.action):
+            for m in _PARTS.finditer(sentence):
+                words = re.findall(r"[a-z]{4,}", m.group("object"))
+                if words and words[-1][:5] in sought:
+                    hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
     return [h for h in hits if not _undone(h, text.sentences)]
+
+
+# ... or what the player set out to cut told as parting: "the mooring lines snap" for "I cut the
+# mooring lines and let the galleon drift", on a match miss (run 22; read as run 19's "adrift")
+_SEVERING = re.compile(
+    r"\b(?:cut|cuts|sever|severs|saw|slash|slashes|chop|chops|snap|snaps|"
+    r"loosen|loosens|untie|unties|break|breaks)\b",
+    re.IGNORECASE,
+)
+_PARTS = re.compile(
+    r"\bthe (?P<object>[\w'-]+(?:\s+[\w'-]+){0,2}) (?:\w+ly )?(?:snap|snaps|snapped|part|parts|"
+    r"parted|break|breaks|broke|split|splits|give way|gives way|gave way|come loose|comes loose|"
+    r"came loose|come free|comes free|came free)\b"
+)
 
 
 def _has_a_turn(text: _Text) -> bool:
@@ -2595,8 +2614,9 @@ def _check_form(text: str) -> GuardCheck:
 def _death(character: str | None) -> re.Pattern[str]:
     who = f"you|{_names(character)}"
     return re.compile(
-        rf"\b(?:(?:{who}) (?:die|dies|died|are dead|is dead|are killed|is killed|was killed|were "
-        rf"killed|breathe your last|breathes (?:his|her|their) last)|(?:kills?|killed|killing) "
+        rf"\b(?:(?:{who}) (?:\w+ )?(?:and )?(?:die|dies|died|drown|drowns|drowned|are dead|is dead|"
+        rf"are killed|is killed|was killed|were killed|breathe your last|breathes (?:his|her|their) "
+        rf"last)|(?:you)\b[^.;:!?,]{{0,50}}? and (?:then )?(?:drown|die)|(?:kills?|killed|killing) "
         rf"(?:{who})\b(?! (?:almost|nearly))|(?:to|meet|meets|met) (?:your|his|her|their) "
         r"(?:death|doom|end)|falls? to (?:your|his|her|their) death)\b",
         re.IGNORECASE,
@@ -2604,9 +2624,9 @@ def _death(character: str | None) -> re.Pattern[str]:
 
 
 # The continuation prompts' shown replies (prompts/narration_next.yaml, table.yaml: a sentry
-# snoring on, a plank snapping) copied into a narration of another scene: five words running
+# snoring on, a plank snapping) copied into a narration of another scene: six words running
 # of one of them.
-_COPIED_RUN = 5
+_COPIED_RUN = 6
 
 
 @lru_cache(maxsize=1)
@@ -2662,9 +2682,10 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         _check_names(prepared, expect),
         _check_form(text),
     ]
-    if died := [m.group() for m in _death(expect.character).finditer(prepared)]:
-        # the engine decides death (harm, meters, wounds): a narrator's "you fall to your death"
-        # on a failed save (this session; run 16's) is a number it changed
+    if expect.lead and (died := [m.group() for m in _death(expect.character).finditer(prepared)]):
+        # the engine decides death (harm, meters, wounds, Face Death's "You are dead"): after a
+        # lead, a narrator's "you fall to your death" on a failed save (this session; run 16's)
+        # is a number it changed
         checks = _merged(checks, {"outcome": f"the character's death told: {_quote_words(died)}"})
     if copied := _copied_example(text):
         checks = _merged(checks, {"form": f"a prompt's example reply copied: '{copied}'"})
@@ -2855,6 +2876,10 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
 
 
 _STILL_TRYING = _word_set("attempt attempts try tries")
+_DIRECTING = _word_set(
+    "lead leads led order orders ordered command commands commanded tell tells told signal "
+    "signals signalled rally rallies rallied guide guides guided urge urges urged"
+)
 _GETTING_CLEAR = re.compile(
     r"\b(?:dodg|escap|evad|avoid|flee|fled|surviv|duck|jump|leap|run|hide|slip)", re.IGNORECASE
 )
@@ -2900,6 +2925,9 @@ def _during_the_attempt(
     # narrow passageway" after forcing a door, run 15), and not on a table (no attempt there).
     if scene or re.search(r"\b(?:again|once more|next|then)\b", clause):
         return False
+    if verb in _DIRECTING:
+        return False  # others led or told: "As you lead the crew, the seas calm" after picking
+        # a pocket (this session)
     if verb in _STILL_TRYING:
         return True
     return (
@@ -3042,6 +3070,64 @@ _GETS_AWAY = re.compile(
     re.IGNORECASE,
 )
 
+# A success told as the world turning on you, in the model's words after the lead (this
+# session's run 22, each on a success): the place given way ("The enemy's ship capsizes", "the
+# stairs collapse on you"; not where force was the attempt: a gate torn off, a door forced), the
+# character left stranded or the way made hard ("making it difficult to follow"), the one
+# followed or hidden from looking at them ("The ghoul sneers at you"). (Not the fog a hider
+# waited in thinning: run 14's "As the fog bank thins out, you see a small boat approaching".)
+_GIVES_WAY = re.compile(
+    # (not a danger only looming: "The stone steps creak ..., as if they're about to give way",
+    # run 13)
+    r"(?<!about to )(?<!threatens to )(?<!threatening to )(?<!ready to )\b(?:collapses?|"
+    r"collapsed|capsizes?|capsized|crumbles?|crumbled|caves? in|caved in|breaks? apart|"
+    r"broke apart|sinks?|sank|topples?|toppled|gives? way|gave way)\b",
+    re.IGNORECASE,
+)
+_SUBJECT_BEFORE = re.compile(
+    r"([a-z]+)(?:'s)?\s+(?:(?:has|have|had|is|are|was|were|then|"
+    r"suddenly|slowly|finally|\w+ly)\s+)*$",
+    re.IGNORECASE,
+)
+_FORCEFUL = re.compile(
+    r"\b(?:tear|tears|force|forces|break|breaks|smash|smashes|bash|bashes|kick|kicks|batter|ram|"
+    r"shatter|topple|burn|blow|destroy|wreck|sink|strike|strikes|swing|swings|attack|attacks|"
+    r"shoot|loose|cut|cuts|chop|hack|knock|push|shove|heave|wrench|pry|fire|collapse|bring)\b",
+    re.IGNORECASE,
+)
+_LEFT_WORSE = re.compile(
+    r"\b(?:left|leaving (?:you|\w+)) (?:\w+ )?(?:stranded|alone|behind|exposed|helpless|"
+    r"defen[cs]eless|hanging|dangling)\b|\bmaking it (?:\w+ )?(?:difficult|hard|harder|"
+    r"impossible|tricky|dangerous)\b",
+    re.IGNORECASE,
+)
+_LOOKS_AT = re.compile(
+    r"\b(?:sneers?|sneered|glares?|glared|stares?|stared|grins?|grinned|smiles?|smiled|snarls?|"
+    r"snarled|scowls?|scowled|looks?|looked|glances?|glanced|peers?|peered|leers?|leered|"
+    r"points?|pointed) (?:\w+ )?at (?:you|{c})\b",
+    re.IGNORECASE,
+)
+
+
+def _turned_against(words: str, expect: Expectation) -> list[str]:
+    """On a success, the model's words after the lead telling the world turned against you."""
+    if expect.polarity != "success" or expect.outcome in DRAWS:
+        return []
+    action = expect.action or ""
+    found = [m for m in _LEFT_WORSE.finditer(words)]
+    if not _FORCEFUL.search(action):
+        dodged = {w[:5] for w in re.findall(r"[a-z]{4,}", action.lower())}
+        for m in _GIVES_WAY.finditer(words):
+            subject = _SUBJECT_BEFORE.search(words[: m.start()])
+            if subject and subject.group(1).lower()[:5] in dodged and _GETTING_CLEAR.search(action):
+                continue  # the danger got clear of, falling: "I dodge the falling portcullis"
+                # told "the portcullis has collapsed" (run 19)
+            found.append(m)
+    if _UNSEEN.search(action):
+        looks = re.compile(_LOOKS_AT.pattern.replace("{c}", _names(expect.character)), re.I)
+        found += looks.finditer(words)
+    return [_excerpt(words, m.start(), m.end()) for m in found]
+
 
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
@@ -3061,6 +3147,7 @@ def _with_continuation(
     )
     if expect.polarity == "success" and _PURSUING.search(expect.action or ""):
         noticed += [_excerpt(words, m.start(), m.end()) for m in _GETS_AWAY.finditer(words)]
+    against = _turned_against(words, expect)
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"
         if acts
@@ -3073,6 +3160,11 @@ def _with_continuation(
                     f"the quarry: {_quote_words(noticed)}"
                 ]
                 if noticed
+                else []
+            )
+            + (
+                [f"a success told as the world turned against you: {_quote_words(against)}"]
+                if against
                 else []
             )
             + ([f"after the lead, {alone.reason}"] if not alone.passed else [])
