@@ -3,11 +3,14 @@
 Each file declares its ``variables``; the templates use ``$name`` placeholders (``string.Template``,
 so JSON braces in a prompt need no escaping). Loading fails when a template uses a variable it
 does not declare, or declares one it never uses; rendering reports every missing variable at once.
-Prompts hold words only: no model names, temperatures or other provider settings.
+Prompts hold words only: no model names, temperatures or other provider settings. A file may
+also hold ``examples``: exchanges in our own words (a user turn and the reply wanted), sent to
+the model as earlier turns before the request.
 
     oracle          interpret a yes/no oracle answer in the fiction
-    table           interpret rolled table rows (a spark) for the situation
+    table           continue a spark whose first sentence gives the rows rolled on a table
     narration       narrate a resolved move or roll for a described action
+    narration_next  continue a narration whose first sentence (code's) tells the outcome
     rules_answer    answer a rules question from retrieved passages, quoting them
     roll_proposal   propose the engine roll a rules question describes, as JSON
     move_proposal   propose the move (and a game master's parameters) a player's words describe

@@ -1114,6 +1114,11 @@ _EVENT_SUCCESS = (
     # lock-pick (run 16)
     r"\b(?:door|doors|gate|gates|hatch|lid|portcullis|grate|grille|vault|chest|drawer|"
     r"trapdoor|cell|lock) (?:\w+ )?(?:opens|opened|unlocks|unlocked|gives way|gave way)\b",
+    # ... or broken through: "You hear a loud bang as the door shatters, sending debris flying
+    # everywhere" on a failed pick (run 23)
+    r"\b(?:door|doors|gate|gates|hatch|lid|grate|grille|trapdoor) (?:\w+ )?(?:shatters|"
+    r"shattered|splinters|splintered|bursts apart|burst apart|breaks apart|broke apart|caves in|"
+    r"caved in|crumbles|crumbled)\b",
     # (not "the door flies open, revealing a group of guards" on the same miss, run 12: thrown
     # open from the other side)
     r"\b(?:come|comes|came|coming) up on (?:your|(?:{c})'s|her|his) feet\b",
@@ -1462,7 +1467,11 @@ _KEEPING_SHUT = re.compile(
     r"seals|brace|braces|keep|keeps|guard|guards|wedge|wedges)\b",
     re.IGNORECASE,
 )
-_OPENING_WAY = re.compile(r"\b(?:open|wide|opens|opened|gives? way|gave way)\b", re.IGNORECASE)
+_OPENING_WAY = re.compile(
+    r"\b(?:open|wide|opens|opened|gives? way|gave way|shatter\w*|splinter\w*|apart|caves? in|"
+    r"caved in|crumble\w*)\b",
+    re.IGNORECASE,
+)
 
 
 def _check_outcome(
@@ -2006,6 +2015,9 @@ def _heart(character: str | None) -> re.Pattern[str]:
         # narrow" after a won stare-down (run 21; a pounding heart alone stays the body's, run 8)
         rf"\b(?:chill|chills|shiver|shivers) (?:of \w+ )?(?:run|runs|ran|running|creep|creeps|crept|"
         rf"race|races|raced|go|goes|went) (?:down|up) {whose} spine\b|"
+        # ... or sent: "sending shivers down your spine" on a failed hatch (run 23)
+        rf"\b(?:send|sends|sent|sending) (?:a )?(?:chill|chills|shiver|shivers) (?:of \w+ )?"
+        rf"(?:down|up) {whose} spine\b|"
         # the next act set as the only one: "You find yourself trapped in a narrow passage, your
         # only escape being to swim down into the depths" (run 21)
         rf"\b{whose} only (?:option|choice|way out|hope|chance|escape) (?:being|is|was|left is) to\b|"
@@ -2610,6 +2622,15 @@ def _check_form(text: str) -> GuardCheck:
     return GuardCheck(id="form", passed=True)
 
 
+_HARM_ROW = re.compile(r"\b(?:wound|wounds|harm|injur\w*|damage|hurt|bleed\w*)\b", re.I)
+_NO_HARM = re.compile(
+    r"\b(?:no (?:one|body) (?:is |was )?(?:hurt|harmed|injured|wounded)|no (?:injuries|injury|"
+    r"wounds?|harm|damage)|(?:unhurt|unharmed|uninjured|unscathed|unwounded)|without (?:a "
+    r"scratch|injury|harm))\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=64)
 def _death(character: str | None) -> re.Pattern[str]:
     who = f"you|{_names(character)}"
@@ -2687,6 +2708,14 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         # lead, a narrator's "you fall to your death" on a failed save (this session; run 16's)
         # is a number it changed
         checks = _merged(checks, {"outcome": f"the character's death told: {_quote_words(died)}"})
+    if (
+        expect.rows
+        and _HARM_ROW.search(" ".join(expect.rows))
+        and (denied := [m.group() for m in _NO_HARM.finditer(prepared)])
+    ):
+        # a row that wounds told as no one hurt: "Severity Table: Shallow Wound (Reason check or
+        # Long Rest). The party is shaken, but no injuries are reported." (run 23)
+        checks = _merged(checks, {"outcome": f"the row's harm denied: {_quote_words(denied)}"})
     if copied := _copied_example(text):
         checks = _merged(checks, {"form": f"a prompt's example reply copied: '{copied}'"})
     if told := _other_row_told(sentences, expect):
@@ -3079,9 +3108,11 @@ _GETS_AWAY = re.compile(
 _GIVES_WAY = re.compile(
     # (not a danger only looming: "The stone steps creak ..., as if they're about to give way",
     # run 13)
+    # (nor the world giving way to you: "The world gives way to you as you stand at the top",
+    # run 23, the prompt's own words for a success)
     r"(?<!about to )(?<!threatens to )(?<!threatening to )(?<!ready to )\b(?:collapses?|"
     r"collapsed|capsizes?|capsized|crumbles?|crumbled|caves? in|caved in|breaks? apart|"
-    r"broke apart|sinks?|sank|topples?|toppled|gives? way|gave way)\b",
+    r"broke apart|sinks?|sank|topples?|toppled|gives? way|gave way)\b(?! to (?:you|him|her)\b)",
     re.IGNORECASE,
 )
 _SUBJECT_BEFORE = re.compile(
@@ -3096,7 +3127,8 @@ _FORCEFUL = re.compile(
     re.IGNORECASE,
 )
 _LEFT_WORSE = re.compile(
-    r"\b(?:left|leaving (?:you|\w+)) (?:\w+ )?(?:stranded|alone|behind|exposed|helpless|"
+    # (not "alone": "The rival Kindred retreats, leaving you alone in the dark forest", run 23)
+    r"\b(?:left|leaving (?:you|\w+)) (?:\w+ )?(?:stranded|behind|exposed|helpless|"
     r"defen[cs]eless|hanging|dangling)\b|\bmaking it (?:\w+ )?(?:difficult|hard|harder|"
     r"impossible|tricky|dangerous)\b",
     re.IGNORECASE,
@@ -3105,6 +3137,14 @@ _LOOKS_AT = re.compile(
     r"\b(?:sneers?|sneered|glares?|glared|stares?|stared|grins?|grinned|smiles?|smiled|snarls?|"
     r"snarled|scowls?|scowled|looks?|looked|glances?|glanced|peers?|peered|leers?|leered|"
     r"points?|pointed) (?:\w+ )?at (?:you|{c})\b",
+    re.IGNORECASE,
+)
+
+
+# "its presence drawing attention to you" on a shadowing success (run 23)
+_ATTENTION = re.compile(
+    r"\b(?:draw|draws|drew|drawn|drawing|attract|attracts|attracted|attracting|catch|catches|"
+    r"caught|catching|get|gets|got|getting) (?:\w+ )?attention\b",
     re.IGNORECASE,
 )
 
@@ -3126,6 +3166,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
     if _UNSEEN.search(action):
         looks = re.compile(_LOOKS_AT.pattern.replace("{c}", _names(expect.character)), re.I)
         found += looks.finditer(words)
+        found += _ATTENTION.finditer(words)
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
 

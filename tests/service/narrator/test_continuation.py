@@ -24,6 +24,7 @@ from service.narrator.lead import (
 from service.narrator.model import Calls, _messages
 from service.narrator.runner import Done, narrate
 from tests.service.narrator.test_lead import (
+    GO_FORTH_FAILURE,
     GO_FORTH_GRAZE,
     GO_FORTH_SUCCESS,
     GO_FORTH_TIE,
@@ -264,7 +265,38 @@ SEEN = [
      "The galleon's hull cracks open, and the mooring lines snap.", "outcome"),
     (ROLL_UNDER_FAILURE, "I cut the mooring lines and let the galleon drift",
      "The galleon's hull cracks open, and water floods the deck.", None),
+    # run 23: fear sent down the spine, a door broken through on a failed pick, attention drawn
+    # on a shadowing success; the prompt's own words for a success, and the rival gone, let be
+    (ROLL_UNDER_FAILURE, "I force the rusted hatch open",
+     "You hear a loud crash as the hatch breaks, sending shivers down your spine.",
+     "player_agency"),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "You hear a loud bang as the door shatters, sending debris flying everywhere.", "outcome"),
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul's shadow moves through the crowded market, its presence drawing attention to you.",
+     "outcome"),
+    (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
+     "The world gives way to you as you stand at the top, admiring the view of the valley below.",
+     None),
+    (STORYTELLER_SUCCESS, "I stare down the rival Kindred",
+     "The rival Kindred retreats, leaving you alone in the dark forest.", None),
+    (ROLL_UNDER_FAILURE, "I hold the door against the orcs",
+     "The door shatters under the orcs' axes, and they pour in.", None),
 ]  # fmt: skip
+
+
+def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
+    # Go Forth's Severity table: "6-15 Shallow Wound (Reason check or Long Rest)"; run 23's
+    # spark told it "The party is shaken, but no injuries are reported."
+    spark = resolve_roll("go_forth", "table", {"table": "severity"}, seed=5)
+    rows = facts.table_rows(spark)
+    assert rows == ["Shallow Wound (Reason check or Long Rest)"]
+    lead = spark_lead("Severity Table", rows)
+    expect = expectation_from(spark).model_copy(update={"lead": lead})
+    denied = check_narration(f"{lead} The party is shaken, but no injuries are reported.", expect)
+    assert denied.failed == ["outcome"]
+    told = f"{lead} A falling stone opens a shallow cut along your forearm."
+    assert check_narration(told, expect).passed
 
 
 @pytest.mark.parametrize(("roll", "action", "words", "flagged"), SEEN)
