@@ -1827,6 +1827,9 @@ _DECIDE = (
     r"take the (?:deal|offer|bargain)|took the (?:deal|offer|bargain)|shake on it|shook on it|"
     r"give in|gives in|gave in|plan to|plans to|planned to|intend to|intends to|intended to"
 )
+_NO_CHOICE_LEFT = re.compile(
+    r"\b(?:leaving|leaves|left) you (?:with )?no (?:other )?(?:choice|option) but\b", re.IGNORECASE
+)
 _FORCED = (
     r"(?:feel|feels|felt) (?:\w+ )?(?:compelled|forced|obliged|obligated|driven|bound|"
     r"duty-bound|pressured)|(?:have|has|had) no choice but|"
@@ -2096,7 +2099,10 @@ def _check_player_agency(
     for m in pat.pronoun_speaks.finditer(joined) if pronouns else ():
         if m.start("a" if m.group("a") else "b") in pronouns:
             speech.append(_excerpt(joined, m.start(), m.end()))
-    choices: list[str] = []
+    # "..., leaving you with no choice but to give up" (run 24): the next act decided
+    choices: list[str] = [
+        _excerpt(joined, m.start(), m.end()) for m in _NO_CHOICE_LEFT.finditer(joined)
+    ]
     feelings: list[str] = []
     subjects = sorted([m.start() for m in pat.subject.finditer(joined)] + pronouns)
     for at in subjects:
@@ -2539,6 +2545,10 @@ _SCAFFOLD = re.compile(
     r"\b(?:rules passages|the engine's resolution|what the player's character attempted|"
     r"the situation so far|the player's character|write the narration again|"
     r"the first sentence|write the next sentence|write a different next sentence|"
+    # the model speaking of its task or the result in the abstract: "The next sentence could be:
+    # ...", "The failure is that you are unable to perform the action you wanted" (run 24)
+    r"the next sentence (?:could|would|might|will|is)|the (?:failure|success|outcome|result) is "
+    r"that|the action you (?:wanted|attempted|chose)|"
     # the model speaking of its task: "A rockslide! That's what the player described in the
     # situation." (run 12)
     r"the player (?:described|said|asked|wrote|mentioned|specified|provided)|"
@@ -2626,7 +2636,9 @@ _HARM_ROW = re.compile(r"\b(?:wound|wounds|harm|injur\w*|damage|hurt|bleed\w*)\b
 _NO_HARM = re.compile(
     r"\b(?:no (?:one|body) (?:is |was )?(?:hurt|harmed|injured|wounded)|no (?:injuries|injury|"
     r"wounds?|harm|damage)|(?:unhurt|unharmed|uninjured|unscathed|unwounded)|without (?:a "
-    r"scratch|injury|harm))\b",
+    r"scratch|injury|harm)|not\b[^.;:!?]{0,40}?\b(?:cause|causes|causing|inflict|inflicts|"
+    r"inflicting|do|does|doing|leave|leaves|leaving) (?:any |much |real )?(?:injur\w*|harm|"
+    r"wounds?|damage))\b",
     re.IGNORECASE,
 )
 
@@ -2714,7 +2726,8 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         and (denied := [m.group() for m in _NO_HARM.finditer(prepared)])
     ):
         # a row that wounds told as no one hurt: "Severity Table: Shallow Wound (Reason check or
-        # Long Rest). The party is shaken, but no injuries are reported." (run 23)
+        # Long Rest). The party is shaken, but no injuries are reported." (run 23), "... but it's
+        # not severe enough to cause any injuries" (run 24)
         checks = _merged(checks, {"outcome": f"the row's harm denied: {_quote_words(denied)}"})
     if copied := _copied_example(text):
         checks = _merged(checks, {"form": f"a prompt's example reply copied: '{copied}'"})
@@ -2826,7 +2839,9 @@ _FELT = (
     r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ ){0,3}?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
-    r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory)\b"
+    r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory|"
+    # "it's a moment of intense anticipation" (run 24)
+    r"anticipation)\b"
     # the air's, a town's: "a sense of unease fills the air", "a wave of panic sweeps through
     # the town" (run 11)
     r"(?! (?:\w+ )?(?:fills?|filled|hangs?|hung|settles?|settled|spreads?|spread|sweeps?|swept|"
@@ -2905,6 +2920,7 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
 
 
 _STILL_TRYING = _word_set("attempt attempts try tries")
+_AGAIN = re.compile(r"[^.;:!?,\n]{0,30}?\b(?:again|once more|a second time|anew)\b")
 _DIRECTING = _word_set(
     "lead leads led order orders ordered command commands commanded tell tells told signal "
     "signals signalled rally rallies rallied guide guides guided urge urges urged"
@@ -3036,6 +3052,11 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
                 continue  # the offline narration's "You attempt: “…”" (the player's words)
             verb = after.group(1).lower() if after else verb
         said = _excerpt(plain, m.start("who"), m.end())
+        if verb[:4] in stated and (again := _AGAIN.match(plain[m.end() :])):
+            # the player's own act made again: "You quickly recover from the shock and strike
+            # again, this time aiming for a different target" (run 24)
+            acts.append(_excerpt(plain, m.start("who"), m.end() + again.end()))
+            continue
         if verb[:4] in stated or _OTHERS_WISH.search(plain[: m.start("who")]):
             continue
         framing = m.group("verb").lower()  # "as you attempt to maneuver ...": the attempt's own
@@ -3063,7 +3084,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     acts += [
         _excerpt(plain, m.start(), m.end())
         for m in _AND_THEN_ACTS.finditer(plain)
-        if m.group("verb")[:4] not in stated
+        if m.group("verb")[:4] not in stated or _AGAIN.match(plain[m.end("verb") :])
     ]
     return acts, befalls
 
@@ -3136,7 +3157,10 @@ _LEFT_WORSE = re.compile(
 _LOOKS_AT = re.compile(
     r"\b(?:sneers?|sneered|glares?|glared|stares?|stared|grins?|grinned|smiles?|smiled|snarls?|"
     r"snarled|scowls?|scowled|looks?|looked|glances?|glanced|peers?|peered|leers?|leered|"
-    r"points?|pointed) (?:\w+ )?at (?:you|{c})\b",
+    r"points?|pointed) (?:\w+ )?at (?:you|{c})\b|"
+    # "you notice a small group of people watching you closely" (run 24)
+    r"\b(?:watch|watches|watching|watched|eye|eyes|eyeing|eyed|follow|follows|following|"
+    r"followed|track|tracks|tracking|tracked|study|studies|studying|studied) (?:you|{c})\b",
     re.IGNORECASE,
 )
 
@@ -3145,6 +3169,23 @@ _LOOKS_AT = re.compile(
 _ATTENTION = re.compile(
     r"\b(?:draw|draws|drew|drawn|drawing|attract|attracts|attracted|attracting|catch|catches|"
     r"caught|catching|get|gets|got|getting) (?:\w+ )?attention\b",
+    re.IGNORECASE,
+)
+
+
+# A weak hit at climbing or crossing is the top reached or the far side gained, at a cost: a fall
+# undoes it ("You climb the crumbling sea wall, but not without a cost. You stumble and fall,
+# your helmet shattering on the rocks", run 24; "The sea wall collapses, and you are left stranded
+# on the shore", run 22).
+_CLIMBING = re.compile(
+    r"\b(?:climb|climbs|scale|scales|cross|crosses|leap|leaps|jump|jumps|vault|vaults|swing|"
+    r"swings|balance|balances|scramble|scrambles|ascend|ascends)\b(?! at\b)",
+    re.IGNORECASE,
+)
+_FALLS = re.compile(
+    r"\byou (?:\w+ )?(?:and )?(?:fall|fell|tumble|tumbled|plunge|plunged|slip and fall)\b(?! "
+    r"(?:silent|quiet|still|asleep|behind|in love|into step|into place|back on))|\byou are left "
+    r"(?:stranded|standing) (?:on|at) the (?:shore|bottom|foot|base|beach|ground)\b",
     re.IGNORECASE,
 )
 
@@ -3189,6 +3230,11 @@ def _with_continuation(
     if expect.polarity == "success" and _PURSUING.search(expect.action or ""):
         noticed += [_excerpt(words, m.start(), m.end()) for m in _GETS_AWAY.finditer(words)]
     against = _turned_against(words, expect)
+    undone = (
+        [_excerpt(words, m.start(), m.end()) for m in _FALLS.finditer(words)]
+        if expect.polarity == "mixed" and _CLIMBING.search(expect.action or "")
+        else []
+    )
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"
         if acts
@@ -3206,6 +3252,11 @@ def _with_continuation(
             + (
                 [f"a success told as the world turned against you: {_quote_words(against)}"]
                 if against
+                else []
+            )
+            + (
+                [f"a success at a cost told as the attempt undone: {_quote_words(undone)}"]
+                if undone
                 else []
             )
             + ([f"after the lead, {alone.reason}"] if not alone.passed else [])

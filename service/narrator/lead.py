@@ -100,13 +100,13 @@ def _lead(polarity: Polarity, match: bool, act: str | None, *, draw: bool = Fals
 
 # The outcome's side said once more, plainly, under the lead: told only "keep to the result", a
 # small model told a success as the quarry turning round and a failed search as the letter found
-# (runs 17 and 21). Worded to be harmless when echoed: "show how the world gives way to you" came
-# back as "The world gives way to you as you stand at the top" (run 23).
-_BAND_HINTS = {
-    "success": "This is a success for you: nothing goes wrong, and nothing new threatens you.",
-    "mixed": "This is a success with a cost: show the cost, a complication or a new danger.",
-    "failure": "This is a failure: you do not get what you wanted; show what goes wrong.",
-    "draw": "This is a draw: neither side gets its way, and nothing is won or lost.",
+# (runs 17 and 21). (Worded "This is a failure: ...", run 24's model wrote "The failure is that
+# you are unable to perform the action you wanted": these words came back as prose less often.)
+OUTCOME_HINTS = {
+    "success": "It went your way: show how the world gives way to you. No new danger, no setback.",
+    "mixed": "You get what you wanted, at a cost: show the cost, a complication or a new danger.",
+    "failure": "You do not get what you wanted: show what goes wrong or the danger that comes.",
+    "draw": "Neither side gets its way: show the standoff, with nothing won or lost.",
 }
 
 
@@ -173,7 +173,7 @@ def narration_plan(
         else ""
     )
 
-    band = _BAND_HINTS["draw" if expect.outcome in DRAWS else expect.polarity]
+    band = OUTCOME_HINTS["draw" if expect.outcome in DRAWS else expect.polarity]
 
     # Only what the lead does not say already: a small model copied the <action> and <context>
     # tags it was shown into its sentence (run 8: 6 of 9 rejected replies), and a session's

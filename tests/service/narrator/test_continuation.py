@@ -15,8 +15,8 @@ from rules.registry import all_systems, resolve_roll
 from service.narrator import facts
 from service.narrator.guard import check_narration, expectation_from
 from service.narrator.lead import (
-    _BAND_HINTS,
     CONTINUATION_ATTEMPTS,
+    OUTCOME_HINTS,
     hero,
     narration_plan,
     spark_lead,
@@ -197,7 +197,7 @@ def test_a_narration_with_a_lead_asks_once_and_a_whole_one_twice() -> None:
     )  # fmt: skip
     assert plan.lead == "You dodge the portcullis, and it works."
     # the outcome's side, said once more for the model in plain words
-    assert _BAND_HINTS["success"] in plan.prompt("").user
+    assert OUTCOME_HINTS["success"] in plan.prompt("").user
 
 
 # The guard's readings this session's runs showed (each the real model's words after its lead).
@@ -282,6 +282,32 @@ SEEN = [
      "The rival Kindred retreats, leaving you alone in the dark forest.", None),
     (ROLL_UNDER_FAILURE, "I hold the door against the orcs",
      "The door shatters under the orcs' axes, and they pour in.", None),
+    # run 24: a feeling as the moment's, the next act decided, being watched while unseen, the
+    # model speaking of its task or of the result, the attempt made again
+    (STRONG_FACE_DANGER, "I leap from the rigging to the enemy deck",
+     "The wind howls around you, and it's a moment of intense anticipation.", "player_agency"),
+    (GO_FORTH_FAILURE, "I wrestle the guard for the key",
+     "The guard is too strong for you, leaving you with no choice but to give up.",
+     "player_agency"),
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "As you continue through the market, you notice a small group of people watching you "
+     "closely.", "outcome"),
+    (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+     'The next sentence could be: "You hear a distant shout from the forest ahead."', "form"),
+    (GO_FORTH_FAILURE, "I leap across the rooftops",
+     "The failure is that you are unable to perform the action you wanted.", "form"),
+    (STRONG_FACE_DANGER, "I vault the table and strike at the bandit chief",
+     "You quickly recover from the shock and strike again, this time aiming for a different "
+     "target.", "player_agency"),
+    (STRONG_FACE_DANGER, "I vault the table and strike at the bandit chief",
+     "The bandit chief reels back, clutching his shoulder.", None),
+    # "On a weak hit, you succeed, but not without a cost": a climb ends on top, at a cost
+    (WEAK_FACE_DANGER, "I climb the crumbling sea wall",
+     "You stumble and fall, your helmet shattering on the rocks.", "outcome"),
+    (WEAK_FACE_DANGER, "I climb the crumbling sea wall",
+     "The sea wall collapses, and you are left stranded on the shore.", "outcome"),
+    (WEAK_FACE_DANGER, "I climb the crumbling sea wall",
+     "A loose stone tears your glove on the way up, and gulls scream around the top.", None),
 ]  # fmt: skip
 
 
@@ -295,6 +321,8 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     expect = expectation_from(spark).model_copy(update={"lead": lead})
     denied = check_narration(f"{lead} The party is shaken, but no injuries are reported.", expect)
     assert denied.failed == ["outcome"]
+    denied = f"{lead} The party is shaken, but it's not severe enough to cause any injuries."
+    assert check_narration(denied, expect).failed == ["outcome"]  # run 24
     told = f"{lead} A falling stone opens a shallow cut along your forearm."
     assert check_narration(told, expect).passed
 

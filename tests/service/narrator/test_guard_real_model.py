@@ -130,6 +130,7 @@ REPORTED_ONLY = {
     "real_run21": "judged at 0da2acd (temperature 0.3), then tuned on: reported",
     "real_run22": "judged at 255ab33 (a prompt since withdrawn), then tuned on: reported",
     "real_run23": "judged at fe58735, then tuned on: reported",
+    "real_run24": "judged at e0fbbab (hints since reworded), then tuned on: reported",
 }
 
 
