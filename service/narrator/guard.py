@@ -1140,7 +1140,8 @@ _EVENT_HARM = (
     # the character trapped, or the one they hide from or follow aware of them (run 9: "the
     # portcullis slams shut behind you, trapping you"; "The ghoul, sensing your presence")
     r"\btrap(?:s|ped|ping)? (?:you|{c})\b|\b(?:you|{c}) (?:are|were|is|was) (?:now )?trapped\b|"
-    # "you find yourself trapped between the mast and the rigging" on a strong hit (this session)
+    # "you find yourself trapped between the mast and the rigging" on a strong hit (stop 24's
+    # prompt trials)
     r"\b(?:find|finds|found) (?:yourself|{c}|himself|herself) (?:\w+ )?(?:trapped|cornered|"
     r"surrounded|stuck|pinned|outnumbered)\b|"
     r"\b(?:sens|notic|spott|detect)\w* (?:your|(?:{c})'s) presence\b|"
@@ -1161,7 +1162,7 @@ _EVENT_HARM = (
     # aiming for your head" on a spectacular strike (run 13)
     r"\blunges?\b[^.;:!?\n]{0,20}?\b(?:at|toward|towards) (?:you|{c})\b|"
     # ... and coming at you: "The rival Kindred snarls and charges at you" on a won stare-down
-    # (this session)
+    # (stop 24's prompt trials)
     r"\b(?:charges?|charged|rushes?|rushed|springs?|sprang|leaps?|leapt|comes?|came|flies|flew"
     r"|swings?|swung|strikes?|struck|attacks?|attacked) (?:\w+ )?(?:at|for) (?:you|{c})\b|"
     r"\b(?:attacks?|attacked|assaults?|assaulted|ambush(?:es|ed)?) (?:you|{c})\b|"
@@ -1216,8 +1217,8 @@ _WIN = (
     _YOU_BEAT,
     *_VICTORY,
     # the other side giving way, on a draw: "You haggle with the dwarf over the price, but
-    # neither side wins out. The dwarf finally gives up and leaves the negotiation." (this
-    # session's second run)
+    # neither side wins out. The dwarf finally gives up and leaves the negotiation." (stop 24's
+    # prompt trials)
     r"\b(?:he|she|they|it|the [a-z\-]+(?: [a-z\-]+)?) (?:\w+ly )?(?:gives? up|gave up|"
     r"backs? down|backed down|relents?|relented|concedes?|conceded|yields?|yielded|gives? in|"
     r"gave in|caves?|caved|agrees?|agreed|accepts? your|storms? off|walks? away from the "
@@ -1350,7 +1351,8 @@ _UNHURT = re.compile(
     r"\b(?:miss|misses|missed|missing) (?:the |its |their |his |her )?(?:\w+ )?(?:entirely|"
     r"completely|cleanly|altogether|by a mile)\b|"
     # the shot or blow spent on something else: "The arrow flies off the bow and hits a tree",
-    # "The arrow misses the wolf's eyes and flies straight into the ground" (this session)
+    # "The arrow misses the wolf's eyes and flies straight into the ground" (stop 24's prompt
+    # trials)
     r"\b(?:arrows?|bolts?|shots?|bullets?|spears?|stones?|darts?|blows?|swings?|axe|blades?)\b"
     r"[^.;:!?\n]{0,60}?\b(?:into|hits?|hit|strikes?|struck|thuds? into|lodges? in|buries itself "
     r"in) (?:the|a|an) (?:\w+ )?(?:ground|tree|trunk|dirt|mud|wall|floor|earth|post|dust|"
@@ -1515,7 +1517,7 @@ def _check_outcome(
             if _KEEPING_SHUT.search(expect.action or ""):
                 # a way opening is the failure itself when the player meant to keep it shut:
                 # "You try to hold the door against the orcs, but it goes wrong. The door swings
-                # open with a loud crash, and the orcs charge in." (this session)
+                # open with a loud crash, and the orcs charge in." (stop 24's prompt trials)
                 opened = [h for h in opened if not _OPENING_WAY.search(h.words)]
             report("success (through events)", opened)
     if echoed := _example_of_another_band(text.joined, expect):
@@ -2563,7 +2565,7 @@ _SCAFFOLD = re.compile(
     r"states|indicates|gives|lists)|the situation (?:is|was) described)\b|"
     # "the player" or "the character" for "you", anywhere: "The player discovers a trap", "The
     # character falls from the rooftop", "The hero falls to the ground" (continuations asked to
-    # begin with "The", this session's runs); the world's own players, characters and heroes are
+    # begin with "The", stop 24's prompt trials); the world's own players, characters and heroes are
     # of something ("the players of the game", "the character of the town")
     r"(?<!card )(?<!dice )\bthe (?:players?|character|hero)\b(?!\s+(?:of|at)\b)|"
     # the session summary's turn label, mid-line too ("... a cost. T2: As you sneak aboard")
@@ -2717,7 +2719,8 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
     ]
     if expect.lead and (died := [m.group() for m in _death(expect.character).finditer(prepared)]):
         # the engine decides death (harm, meters, wounds, Face Death's "You are dead"): after a
-        # lead, a narrator's "you fall to your death" on a failed save (this session; run 16's)
+        # lead, a narrator's "you fall to your death" on a failed save (stop 24's prompt trials,
+        # run 16's)
         # is a number it changed
         checks = _merged(checks, {"outcome": f"the character's death told: {_quote_words(died)}"})
     if (
@@ -2835,7 +2838,8 @@ _ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\
 # accomplishment", "The cliff, now a symbol of pride and accomplishment for Kell", "your mind
 # racing with possibilities" (a real model's, runs 8 and 9).
 _FELT = (
-    # (up to three words before: "a symbol of your strength and determination", this session)
+    # (up to three words before: "a symbol of your strength and determination", stop 24's
+    # prompt trials)
     r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ ){0,3}?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
@@ -2972,7 +2976,7 @@ def _during_the_attempt(
         return False
     if verb in _DIRECTING:
         return False  # others led or told: "As you lead the crew, the seas calm" after picking
-        # a pocket (this session)
+        # a pocket (stop 24's prompt trials)
     if verb in _STILL_TRYING:
         return True
     return (
@@ -3033,7 +3037,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             if then.group(1).lower() in ("escape", "avoid", "evade", "survive") and not (
                 # not after a success at something else: "You vault the table and strike at
                 # the bandit chief, and it works. The bandit chief's guards rush to the scene,
-                # but you manage to escape with your life" (this session)
+                # but you manage to escape with your life" (stop 24's prompt trials)
                 expect.polarity == "success" and not _GETTING_CLEAR.search(expect.action or "")
             ):
                 continue
@@ -3106,9 +3110,9 @@ _LOOKS_BACK = re.compile(
 )
 
 # ... or the one followed getting away: "You shadow the ghoul through the market, and it works.
-# The market sells more goods, and the ghoul disappears" (this session). (Not retreating into the
-# trees, still seen: run 14's "You come across a small clearing, and the goblins retreat into the
-# trees".)
+# The market sells more goods, and the ghoul disappears" (stop 24's prompt trials). (Not
+# retreating into the trees, still seen: run 14's "You come across a small clearing, and the
+# goblins retreat into the trees".)
 _PURSUING = re.compile(
     r"\b(?:shadow|follow|tail|track|stalk|chase|pursue|hunt|trail)s?\b", re.IGNORECASE
 )
@@ -3120,8 +3124,8 @@ _GETS_AWAY = re.compile(
     re.IGNORECASE,
 )
 
-# A success told as the world turning on you, in the model's words after the lead (this
-# session's run 22, each on a success): the place given way ("The enemy's ship capsizes", "the
+# A success told as the world turning on you, in the model's words after the lead (run 22, each
+# on a success): the place given way ("The enemy's ship capsizes", "the
 # stairs collapse on you"; not where force was the attempt: a gate torn off, a door forced), the
 # character left stranded or the way made hard ("making it difficult to follow"), the one
 # followed or hidden from looking at them ("The ghoul sneers at you"). (Not the fog a hider

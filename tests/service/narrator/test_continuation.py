@@ -1,6 +1,6 @@
 """What the model continues after code's first sentence (service/narrator/lead.py): the prompts'
-worked exchanges, a spark's lead, a single ask, and the guard's readings that the runs of this
-session (stop 24) showed, each built from the real model's words."""
+worked exchanges, a spark's lead, a single ask, and the guard's readings that stop 24's runs
+(22-24) and prompt trials showed, each built from the real model's words."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_the_prompts_never_name_a_player_character_or_hero() -> None:
     # "The player's character is "you"" made a real model write "The player's character", and a
     # prompt asking for a sentence that begins "The" then gave "The player discovers a trap",
     # "The character falls from the rooftop" and, told of a hero, "The hero falls to the
-    # ground" (this session's first runs). The continuation prompts say to whom the story is
+    # ground" (stop 24's prompt trials). The continuation prompts say to whom the story is
     # told, by name.
     assert hero("Kell") == " to Kell" and hero(None) == hero("unnamed") == ""
     for name in ("narration_next", "table"):
@@ -160,7 +160,8 @@ def _one_ask(replies: list[str], stream: bool) -> tuple[Done, FakeModel]:
         events = [
             e async for e in narrate(
                 model=model, prompt=lambda c: RenderedPrompt(system="s", user="u"),
-                offline="(offline)", check=lambda t, complete: check_narration(t, expect, complete=complete),
+                offline="(offline)",
+                check=lambda t, complete: check_narration(t, expect, complete=complete),
                 calls=Calls(), stream=stream, lead=lead, most_sentences=1,
                 attempts=CONTINUATION_ATTEMPTS,
             )
@@ -200,7 +201,8 @@ def test_a_narration_with_a_lead_asks_once_and_a_whole_one_twice() -> None:
     assert OUTCOME_HINTS["success"] in plan.prompt("").user
 
 
-# The guard's readings this session's runs showed (each the real model's words after its lead).
+# The guard's readings stop 24's runs and prompt trials showed (each the real model's words after
+# its lead).
 SEEN = [
     # "a strong hit is success": trapped, or the other side coming at you, on a success
     (STRONG_FACE_DANGER, "I leap from the rigging to the enemy deck",
