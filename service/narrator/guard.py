@@ -1116,6 +1116,11 @@ _EVENT_SUCCESS = (
     r"trapdoor|cell|lock) (?:\w+ )?(?:opens|opened|unlocks|unlocked|gives way|gave way)\b",
     # ... or broken through: "You hear a loud bang as the door shatters, sending debris flying
     # everywhere" on a failed pick (run 23)
+    # ... or opening on what lies beyond: "The rusted hatch creaks loudly, revealing a narrow
+    # passageway" on a miss at forcing it (run 25)
+    r"\b(?:door|doors|gate|gates|hatch|lid|grate|grille|trapdoor|portcullis)\b[^.;:!?]{0,30}?, "
+    r"revealing (?:a |an |the )?(?:\w+ ){0,2}(?:passage\w*|room|chamber|corridor|tunnel|stair\w*|"
+    r"way|vault|interior|cellar|hold|opening)\b",
     r"\b(?:door|doors|gate|gates|hatch|lid|grate|grille|trapdoor) (?:\w+ )?(?:shatters|"
     r"shattered|splinters|splintered|bursts apart|burst apart|breaks apart|broke apart|caves in|"
     r"caved in|crumbles|crumbled)\b",
@@ -1145,6 +1150,9 @@ _EVENT_HARM = (
     r"\b(?:find|finds|found) (?:yourself|{c}|himself|herself) (?:\w+ )?(?:trapped|cornered|"
     r"surrounded|stuck|pinned|outnumbered)\b|"
     r"\b(?:sens|notic|spott|detect)\w* (?:your|(?:{c})'s) presence\b|"
+    # "The ghoul, now aware of your presence, decides to retreat" on a shadowing success (run 25)
+    r"\b(?:aware|conscious|wary) of (?:your|(?:{c})'s) (?:presence|approach)\b|"
+    r"\b(?:aware|conscious) of (?:you|{c})\b|"
     r"\beyes (?:follow|follows|followed|track|tracks|tracked|lock onto|find|found) (?:you|{c}|your|"
     r"(?:{c})'s)\b",
     r"\b(?:sees?|saw|spots?|spotted|notices?|noticed|recogni[sz](?:es|ed|e)) (?:you|{c})\b",
@@ -1470,7 +1478,7 @@ _KEEPING_SHUT = re.compile(
     re.IGNORECASE,
 )
 _OPENING_WAY = re.compile(
-    r"\b(?:open|wide|opens|opened|gives? way|gave way|shatter\w*|splinter\w*|apart|caves? in|"
+    r"\b(?:open|wide|opens|opened|gives? way|gave way|shatter\w*|splinter\w*|apart|caves? in|revealing|"
     r"caved in|crumble\w*)\b",
     re.IGNORECASE,
 )
@@ -2838,6 +2846,10 @@ _ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\
 # accomplishment", "The cliff, now a symbol of pride and accomplishment for Kell", "your mind
 # racing with possibilities" (a real model's, runs 8 and 9).
 _FELT = (
+    # the moment felt: "As you climb the cliff to the watchtower, it feels like a dream come true"
+    # (run 25)
+    r"\b(?:it|this|everything|the moment) (?:feels|felt) like (?:a |an )?(?:dream|nightmare|"
+    r"miracle|triumph|victory|lifetime|eternity|homecoming|blessing)\b|"
     # (up to three words before: "a symbol of your strength and determination", stop 24's
     # prompt trials)
     r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ ){0,3}?"
@@ -2940,6 +2952,17 @@ _SPARED = _word_set("avoid avoids avoided escape escapes escaped evade evades ev
 _GOING_ON = re.compile(
     r"\b(?:through|into|inside|beyond|past|across|descend\w*|return\w*|back|down|away|out)\b"
 )
+# ... or moving on through a place: "As you navigate the dark corridors of the abandoned building"
+# after hacking a terminal (run 25; not run 16's "the encrypted labyrinth", nor run 23's "as you
+# reveal the secret room")
+_MOVING_ON = _word_set(
+    "navigate navigates walk walks wander wanders roam roams stride strides move moves explore "
+    "explores traverse traverses cross crosses make makes head heads creep creeps"
+)
+_PLACES = re.compile(
+    r"\b(?:corridors?|halls?|hallways?|rooms?|buildings?|streets?|alleys?|tunnels?|passages?|"
+    r"chambers?|stairs?|staircases?)\b"
+)
 
 
 def _during_the_attempt(
@@ -2984,6 +3007,7 @@ def _during_the_attempt(
         and after[len(clause) : len(clause) + 1] == ","
         and len(clause.split()) <= 8
         and not _GOING_ON.search(f"{verb} {clause}")
+        and not (verb in _MOVING_ON and _PLACES.search(clause))
     )
 
 
@@ -3180,14 +3204,16 @@ _ATTENTION = re.compile(
 # A weak hit at climbing or crossing is the top reached or the far side gained, at a cost: a fall
 # undoes it ("You climb the crumbling sea wall, but not without a cost. You stumble and fall,
 # your helmet shattering on the rocks", run 24; "The sea wall collapses, and you are left stranded
-# on the shore", run 22).
+# on the shore", run 22; "causing you to lose balance and fall down the tower", run 25).
 _CLIMBING = re.compile(
     r"\b(?:climb|climbs|scale|scales|cross|crosses|leap|leaps|jump|jumps|vault|vaults|swing|"
     r"swings|balance|balances|scramble|scrambles|ascend|ascends)\b(?! at\b)",
     re.IGNORECASE,
 )
 _FALLS = re.compile(
-    r"\byou (?:\w+ )?(?:and )?(?:fall|fell|tumble|tumbled|plunge|plunged|slip and fall)\b(?! "
+    # ("causing you to lose balance and fall down the tower", run 25)
+    r"\byou (?:to )?(?:lose (?:your )?(?:balance|footing|grip) and )?(?:\w+ )?(?:and )?"
+    r"(?:fall|fell|tumble|tumbled|plunge|plunged|slip and fall)\b(?! "
     r"(?:silent|quiet|still|asleep|behind|in love|into step|into place|back on))|\byou are left "
     r"(?:stranded|standing) (?:on|at) the (?:shore|bottom|foot|base|beach|ground)\b",
     re.IGNORECASE,

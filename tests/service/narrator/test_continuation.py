@@ -310,6 +310,25 @@ SEEN = [
      "The sea wall collapses, and you are left stranded on the shore.", "outcome"),
     (WEAK_FACE_DANGER, "I climb the crumbling sea wall",
      "A loose stone tears your glove on the way up, and gulls scream around the top.", None),
+    # run 25: a way opened on a failed forcing, the moment felt, the quarry aware of you, a fall
+    # from the tower climbed at a cost, going on through a place past a hack
+    (ROLL_UNDER_FAILURE, "I force the rusted hatch open",
+     "The rusted hatch creaks loudly, revealing a narrow passageway below.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I hold the door against the orcs",
+     "The door swings open, revealing a narrow passage with only one exit.", None),
+    (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
+     "As you climb the cliff to the watchtower, it feels like a dream come true.",
+     "player_agency"),
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul, now aware of your presence, decides to retreat into the shadows.", "outcome"),
+    (WEAK_FACE_DANGER, "I scale the cathedral's bell tower",
+     "A sudden gust of wind blows over your shoulders, causing you to lose balance and fall down "
+     "the tower.", "outcome"),
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "As you navigate the dark corridors of the abandoned building, the air is thick and silent.",
+     "player_agency"),
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "As you navigate the encrypted labyrinth, the last lock gives with a chime.", None),
 ]  # fmt: skip
 
 

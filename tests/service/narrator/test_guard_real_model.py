@@ -131,6 +131,7 @@ REPORTED_ONLY = {
     "real_run22": "judged at 255ab33 (a prompt since withdrawn), then tuned on: reported",
     "real_run23": "judged at fe58735, then tuned on: reported",
     "real_run24": "judged at e0fbbab (hints since reworded), then tuned on: reported",
+    "real_run25": "judged at 133238d, then tuned on: reported",
 }
 
 
