@@ -1075,7 +1075,11 @@ _COST = (
 # clean hit, though it harms)
 _CLEAN_HIT = re.compile(
     r"\b(?:arrows?|bolts?|shots?|bullets?|blades?|axe|sword|spear|dagger|knife|blow|fist)\b"
-    r"[^.;:!?\n]{0,30}?\b(?:straight|squarely|right|deep|cleanly) (?:into|through)\b"
+    r"[^.;:!?\n]{0,30}?\b(?:(?:straight|squarely|right|deep|cleanly) (?:into|through)\b|"
+    # "The arrow goes through the wolf's body, causing it to fall down and die" (run 26)
+    r"(?:goes|went|passes|passed|flies|flew|drives|drove|sinks|sank|punches|punched) through "
+    r"(?:the |its |his |her |their )?(?:[\w-]+'s )?(?:body|heart|chest|skull|throat|neck|eye|"
+    r"head|belly|side)\b)"
 )
 _EVENT_SUCCESS = (
     _CLEAN_HIT.pattern,
@@ -1152,6 +1156,9 @@ _EVENT_HARM = (
     r"\b(?:sens|notic|spott|detect)\w* (?:your|(?:{c})'s) presence\b|"
     # "The ghoul, now aware of your presence, decides to retreat" on a shadowing success (run 25)
     r"\b(?:aware|conscious|wary) of (?:your|(?:{c})'s) (?:presence|approach)\b|"
+    # "your presence is noticed by a group of security guards" on a hack (run 26)
+    r"\b(?:your|(?:{c})'s) presence (?:is|was|has been) (?:\w+ )?(?:noticed|detected|sensed|"
+    r"spotted|discovered|felt)\b|"
     r"\b(?:aware|conscious) of (?:you|{c})\b|"
     r"\beyes (?:follow|follows|followed|track|tracks|tracked|lock onto|find|found) (?:you|{c}|your|"
     r"(?:{c})'s)\b",
@@ -1441,12 +1448,27 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
         for m in _NOW_SO.finditer(sentence):
             if any(stem in m.group("state") for stem in sought):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+        for let in _LET_BE.finditer(expect.action):
+            # "I cut the mooring lines and let the galleon drift" told on a match miss "As the
+            # galleon drifts further into the night" (run 26; read as run 19's "adrift")
+            meant = re.compile(
+                # (the verb told, not the player's own "let the galleon drift" in the lead)
+                rf"\b(?:the |your )?{re.escape(let.group('thing')[:5])}\w*(?:'s)? (?:\w+ )?"
+                rf"{re.escape(let.group('verb'))}(?:s|es|ed|d|ing)\b",
+                re.IGNORECASE,
+            )
+            for m in meant.finditer(sentence):
+                if not _NEGATION.search(sentence[: m.start()]):
+                    hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
         if _SEVERING.search(expect.action):
             for m in _PARTS.finditer(sentence):
                 words = re.findall(r"[a-z]{4,}", m.group("object"))
                 if words and words[-1][:5] in sought:
                     hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
     return [h for h in hits if not _undone(h, text.sentences)]
+
+
+_LET_BE = re.compile(r"\blet (?:the |my |our |a |an )?(?P<thing>[a-z]{3,}) (?P<verb>[a-z]{3,})\b")
 
 
 # ... or what the player set out to cut told as parting: "the mooring lines snap" for "I cut the
@@ -2645,7 +2667,9 @@ def _check_form(text: str) -> GuardCheck:
 _HARM_ROW = re.compile(r"\b(?:wound|wounds|harm|injur\w*|damage|hurt|bleed\w*)\b", re.I)
 _NO_HARM = re.compile(
     r"\b(?:no (?:one|body) (?:is |was )?(?:hurt|harmed|injured|wounded)|no (?:injuries|injury|"
-    r"wounds?|harm|damage)|(?:unhurt|unharmed|uninjured|unscathed|unwounded)|without (?:a "
+    # (not "no injuries are severe", run 26: a shallow wound)
+    r"wounds?|harm|damage)(?! (?:are|is|were|was) (?:too |very |that )?(?:severe|serious|grave|"
+    r"deep|bad|dangerous|life))|(?:unhurt|unharmed|uninjured|unscathed|unwounded)|without (?:a "
     r"scratch|injury|harm)|not\b[^.;:!?]{0,40}?\b(?:cause|causes|causing|inflict|inflicts|"
     r"inflicting|do|does|doing|leave|leaves|leaving) (?:any |much |real )?(?:injur\w*|harm|"
     r"wounds?|damage))\b",
@@ -2936,6 +2960,13 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
 
 
 _STILL_TRYING = _word_set("attempt attempts try tries")
+_YOUR_BLOWS = re.compile(
+    r"\b(?:overwhelmed|cut down|struck down|felled|slain|killed|routed|driven back|beaten|"
+    r"defeated|slashed|stabbed|run through|hacked|impaled) by (?:your|the character's) "
+    r"(?:[\w-]+ ){0,3}?(?:sword|blade|cutlass|axe|spear|dagger|knife|bow|arrows?|fists?|blows?|"
+    r"strikes?|attacks?|steel)\b",
+    re.IGNORECASE,
+)
 _AGAIN = re.compile(r"[^.;:!?,\n]{0,30}?\b(?:again|once more|a second time|anew)\b")
 _DIRECTING = _word_set(
     "lead leads led order orders ordered command commands commanded tell tells told signal "
@@ -3109,6 +3140,11 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         if verb not in _PERCEIVE_OR_BE:
             acts.append(said)
     acts += [_excerpt(plain, m.start(), m.end()) for m in _felt(expect.character).finditer(plain)]
+    if not any(w[:4] in stated for w in _BLOWS):
+        # the character's blows told in the passive where the player struck none: "the first wave
+        # of soldiers is quickly overwhelmed by your sharp sword" after "I draw my cutlass as the
+        # boarders come over the rail" (run 26)
+        acts += [_excerpt(plain, m.start(), m.end()) for m in _YOUR_BLOWS.finditer(plain)]
     acts += [
         _excerpt(plain, m.start(), m.end())
         for m in _AND_THEN_ACTS.finditer(plain)

@@ -329,6 +329,19 @@ SEEN = [
      "player_agency"),
     (STORYTELLER_SUCCESS, "I hack the security terminal",
      "As you navigate the encrypted labyrinth, the last lock gives with a chime.", None),
+    # run 26: a graze told as a shot through the body, the character's presence noticed (the
+    # passive), what the player let happen happening on a miss, the character's blows told in the
+    # passive where they struck none
+    (GO_FORTH_GRAZE, "I loose an arrow at the wolf",
+     "The arrow goes through the wolf's body, causing it to fall down and die.", "outcome"),
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "Your presence is noticed by a group of security guards.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I cut the mooring lines and let the galleon drift",
+     "As the galleon drifts further into the night, the wind picks up.", "outcome"),
+    (WEAK_FACE_DANGER, "I draw my cutlass as the boarders come over the rail",
+     "The first wave of soldiers is quickly overwhelmed by your sharp sword.", "player_agency"),
+    (STRONG_FACE_DANGER, "I swing my cutlass at the first boarder",
+     "The first boarder is cut down by your sharp sword.", None),
 ]  # fmt: skip
 
 
@@ -344,6 +357,8 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     assert denied.failed == ["outcome"]
     denied = f"{lead} The party is shaken, but it's not severe enough to cause any injuries."
     assert check_narration(denied, expect).failed == ["outcome"]  # run 24
+    shallow = f"{lead} The party is shaken, but no injuries are severe."
+    assert check_narration(shallow, expect).passed  # run 26: injuries, none severe
     told = f"{lead} A falling stone opens a shallow cut along your forearm."
     assert check_narration(told, expect).passed
 
