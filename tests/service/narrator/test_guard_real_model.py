@@ -132,7 +132,8 @@ REPORTED_ONLY = {
     "real_run23": "judged at fe58735, then tuned on: reported",
     "real_run24": "judged at e0fbbab (hints since reworded), then tuned on: reported",
     "real_run25": "judged at 133238d, then tuned on: reported",
-    "real_run26": "judged at 404d651 (stop 24's closing measure), then tuned on: reported",
+    "real_run26": "judged at 404d651, then tuned on: reported",
+    "real_run27": "judged at 23d50be (stop 24's final code), not tuned on: reported",
 }
 
 
