@@ -85,6 +85,9 @@ class Prompt(BaseModel):
             problems.append(f"uses undeclared {', '.join(undeclared)}")
         if unused := sorted(declared - used):
             problems.append(f"declares unused {', '.join(unused)}")
+        if any("$" in e.user + e.assistant for e in self.examples):
+            # an example is sent as it stands: a $variable in it would reach the model unrendered
+            problems.append("an example holds a '$' (examples are our words, never rendered)")
         if problems:
             raise PromptError(f"prompt {self.name!r} " + "; ".join(problems))
         return self

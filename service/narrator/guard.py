@@ -1436,6 +1436,7 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
         return []
     sought = _sought(expect.action)
     a_blow = bool(_BLOWS & set(re.findall(r"[a-z]+", expect.action.lower())))
+    meant = _let_happen(expect.action)
     hits = []
     for i, sentence in enumerate(text.sentences):
         found = [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]
@@ -1448,18 +1449,9 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
         for m in _NOW_SO.finditer(sentence):
             if any(stem in m.group("state") for stem in sought):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
-        for let in _LET_BE.finditer(expect.action):
-            # "I cut the mooring lines and let the galleon drift" told on a match miss "As the
-            # galleon drifts further into the night" (run 26; read as run 19's "adrift")
-            meant = re.compile(
-                # (the verb told, not the player's own "let the galleon drift" in the lead)
-                rf"\b(?:the |your )?{re.escape(let.group('thing')[:5])}\w*(?:'s)? (?:\w+ )?"
-                rf"{re.escape(let.group('verb'))}(?:s|es|ed|d|ing)\b",
-                re.IGNORECASE,
-            )
-            for m in meant.finditer(sentence):
-                if not _NEGATION.search(sentence[: m.start()]):
-                    hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+        for m in meant.finditer(sentence) if meant else ():
+            if not _NEGATION.search(sentence[: m.start()]):
+                hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
         if _SEVERING.search(expect.action):
             for m in _PARTS.finditer(sentence):
                 words = re.findall(r"[a-z]{4,}", m.group("object"))
@@ -1469,6 +1461,20 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
 
 
 _LET_BE = re.compile(r"\blet (?:the |my |our |a |an )?(?P<thing>[a-z]{3,}) (?P<verb>[a-z]{3,})\b")
+
+
+@lru_cache(maxsize=64)
+def _let_happen(action: str) -> re.Pattern[str] | None:
+    """What the player meant to let happen, told as happening: "I cut the mooring lines and let
+    the galleon drift" told on a match miss "As the galleon drifts further into the night" (run
+    26; read as run 19's "adrift"). The verb told, not the player's own "let the galleon drift",
+    which the lead repeats."""
+    told = [
+        rf"(?:the |your )?{re.escape(m.group('thing')[:5])}\w*(?:'s)? (?:\w+ )?"
+        rf"{re.escape(m.group('verb'))}(?:s|es|ed|d|ing)"
+        for m in _LET_BE.finditer(action)
+    ]
+    return re.compile(rf"\b(?:{'|'.join(told)})\b", re.IGNORECASE) if told else None
 
 
 # ... or what the player set out to cut told as parting: "the mooring lines snap" for "I cut the
@@ -1500,8 +1506,8 @@ _KEEPING_SHUT = re.compile(
     re.IGNORECASE,
 )
 _OPENING_WAY = re.compile(
-    r"\b(?:open|wide|opens|opened|gives? way|gave way|shatter\w*|splinter\w*|apart|caves? in|revealing|"
-    r"caved in|crumble\w*)\b",
+    r"\b(?:open|wide|opens|opened|gives? way|gave way|shatter\w*|splinter\w*|apart|caves? in|"
+    r"caved in|crumble\w*|revealing)\b",
     re.IGNORECASE,
 )
 
@@ -2751,9 +2757,8 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
     ]
     if expect.lead and (died := [m.group() for m in _death(expect.character).finditer(prepared)]):
         # the engine decides death (harm, meters, wounds, Face Death's "You are dead"): after a
-        # lead, a narrator's "you fall to your death" on a failed save (stop 24's prompt trials,
-        # run 16's)
-        # is a number it changed
+        # lead, a narrator's "you fall to your death" on a failed save is a number it changed
+        # (stop 24's prompt trials, run 16's)
         checks = _merged(checks, {"outcome": f"the character's death told: {_quote_words(died)}"})
     if (
         expect.rows
@@ -3185,8 +3190,8 @@ _GETS_AWAY = re.compile(
 )
 
 # A success told as the world turning on you, in the model's words after the lead (run 22, each
-# on a success): the place given way ("The enemy's ship capsizes", "the
-# stairs collapse on you"; not where force was the attempt: a gate torn off, a door forced), the
+# on a success): the place given way ("The enemy's ship capsizes", "the stairs collapse on
+# you"; not where force was the attempt: a gate torn off, a door forced), the
 # character left stranded or the way made hard ("making it difficult to follow"), the one
 # followed or hidden from looking at them ("The ghoul sneers at you"). (Not the fog a hider
 # waited in thinning: run 14's "As the fog bank thins out, you see a small boat approaching".)
@@ -3218,15 +3223,19 @@ _LEFT_WORSE = re.compile(
     r"impossible|tricky|dangerous)\b",
     re.IGNORECASE,
 )
-_LOOKS_AT = re.compile(
+_LOOKS_AT = (
     r"\b(?:sneers?|sneered|glares?|glared|stares?|stared|grins?|grinned|smiles?|smiled|snarls?|"
     r"snarled|scowls?|scowled|looks?|looked|glances?|glanced|peers?|peered|leers?|leered|"
     r"points?|pointed) (?:\w+ )?at (?:you|{c})\b|"
     # "you notice a small group of people watching you closely" (run 24)
     r"\b(?:watch|watches|watching|watched|eye|eyes|eyeing|eyed|follow|follows|following|"
-    r"followed|track|tracks|tracking|tracked|study|studies|studying|studied) (?:you|{c})\b",
-    re.IGNORECASE,
+    r"followed|track|tracks|tracking|tracked|study|studies|studying|studied) (?:you|{c})\b"
 )
+
+
+@lru_cache(maxsize=64)
+def _looks_at(character: str | None) -> re.Pattern[str]:
+    return re.compile(_LOOKS_AT.replace("{c}", _names(character)), re.IGNORECASE)
 
 
 # "its presence drawing attention to you" on a shadowing success (run 23)
@@ -3271,8 +3280,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
                 # told "the portcullis has collapsed" (run 19)
             found.append(m)
     if _UNSEEN.search(action):
-        looks = re.compile(_LOOKS_AT.pattern.replace("{c}", _names(expect.character)), re.I)
-        found += looks.finditer(words)
+        found += _looks_at(expect.character).finditer(words)
         found += _ATTENTION.finditer(words)
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
@@ -3301,30 +3309,19 @@ def _with_continuation(
         if expect.polarity == "mixed" and _CLIMBING.search(expect.action or "")
         else []
     )
+    told_against = [
+        ("a success told as harm befalling you", befalls),
+        ("a success at going unseen or following told as being noticed or losing the quarry",
+         noticed),
+        ("a success told as the world turned against you", against),
+        ("a success at a cost told as the attempt undone", undone),
+    ]  # fmt: skip
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"
         if acts
         else "",
         "outcome": "; ".join(
-            ([f"a success told as harm befalling you: {_quote_words(befalls)}"] if befalls else [])
-            + (
-                [
-                    "a success at going unseen or following told as being noticed or losing "
-                    f"the quarry: {_quote_words(noticed)}"
-                ]
-                if noticed
-                else []
-            )
-            + (
-                [f"a success told as the world turned against you: {_quote_words(against)}"]
-                if against
-                else []
-            )
-            + (
-                [f"a success at a cost told as the attempt undone: {_quote_words(undone)}"]
-                if undone
-                else []
-            )
+            [f"{what}: {_quote_words(hits)}" for what, hits in told_against if hits]
             + ([f"after the lead, {alone.reason}"] if not alone.passed else [])
         ),
     }

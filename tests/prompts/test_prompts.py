@@ -82,3 +82,16 @@ def test_the_narration_prompt_says_you_and_where_the_rules_words_are() -> None:
     # words from them).
     assert "Outcome: miss" in rendered.user and "<passage" not in text
     assert "strong hit:" in text and "weak hit:" in text and "miss:" in text
+
+
+def test_an_example_with_a_variable_fails_to_load() -> None:
+    # Examples are sent to the model as they stand (prompts/__init__.py): a $variable in one
+    # would reach the model unrendered.
+    text = (
+        "description: d\nvariables: [a]\nsystem: $a\nuser: hi\n"
+        "examples:\n  - user: $a\n    assistant: The wind rises.\n"
+    )
+    with pytest.raises(PromptError, match="an example holds a"):
+        load_prompt_text("t", text)
+    ok = text.replace("user: $a\n    assistant", "user: hello\n    assistant")
+    assert load_prompt_text("t", ok).examples[0].assistant == "The wind rises."

@@ -223,7 +223,9 @@ SEEN = [
      "The arrow flies off the bow and hits a tree, causing it to fall over.", "outcome"),
     (GO_FORTH_GRAZE, "I loose an arrow at the wolf",
      "The arrow misses the wolf's eyes and flies straight into the ground.", "outcome"),
-    # the character's death is the engine's to decide (harm, meters, wounds)
+    # the character's death is the engine's to decide: roll_under.md, "If **Brawn** is reduced to
+    # zero, your character dies." (and Go Forth's wounds, Ironsworn's Face Death), never a
+    # narrator's after a failed save
     (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
      "The ledge sways and cracks, and you fall to your death.", "outcome"),
     (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
@@ -346,7 +348,7 @@ SEEN = [
 
 
 def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
-    # Go Forth's Severity table: "6-15 Shallow Wound (Reason check or Long Rest)"; run 23's
+    # Go Forth's Severity table: "6 – 15Shallow Wound (Reason check or Long Rest)"; run 23's
     # spark told it "The party is shaken, but no injuries are reported."
     spark = resolve_roll("go_forth", "table", {"table": "severity"}, seed=5)
     rows = facts.table_rows(spark)
