@@ -1469,9 +1469,11 @@ def _let_happen(action: str) -> re.Pattern[str] | None:
     the galleon drift" told on a match miss "As the galleon drifts further into the night" (run
     26; read as run 19's "adrift"). The verb told, not the player's own "let the galleon drift",
     which the lead repeats."""
+    # ... or as beginning: "As the galleon begins to drift" (run 27)
     told = [
         rf"(?:the |your )?{re.escape(m.group('thing')[:5])}\w*(?:'s)? (?:\w+ )?"
-        rf"{re.escape(m.group('verb'))}(?:s|es|ed|d|ing)"
+        rf"(?:{re.escape(m.group('verb'))}(?:s|es|ed|d|ing)|(?:begins?|began|begun|beginning|"
+        rf"starts?|started|starting|slowly|gently) (?:to )?{re.escape(m.group('verb'))})"
         for m in _LET_BE.finditer(action)
     ]
     return re.compile(rf"\b(?:{'|'.join(told)})\b", re.IGNORECASE) if told else None
@@ -2672,6 +2674,10 @@ def _check_form(text: str) -> GuardCheck:
 
 _HARM_ROW = re.compile(r"\b(?:wound|wounds|harm|injur\w*|damage|hurt|bleed\w*)\b", re.I)
 _NO_HARM = re.compile(
+    # harm made light of: "the rockslide leaves only a small scratch on their armor" (run 27)
+    r"\bonly (?:a |some )?(?:\w+ )?(?:scratch|scratches|scrape|scrapes|bruise|bruises|dent|dents)\b|"
+    r"\b(?:scratch|scratches|scrape|scrapes|dent|dents) (?:on|in) (?:the |their |your |his |her |"
+    r"its )?armou?r\b|"
     r"\b(?:no (?:one|body) (?:is |was )?(?:hurt|harmed|injured|wounded)|no (?:injuries|injury|"
     # (not "no injuries are severe", run 26: a shallow wound)
     r"wounds?|harm|damage)(?! (?:are|is|were|was) (?:too |very |that )?(?:severe|serious|grave|"
@@ -3061,6 +3067,14 @@ _AND_THEN_ACTS = re.compile(
     r"over|at|for|on|forward|ahead|again|quickly|slowly)\b",
     re.IGNORECASE,
 )
+# ... and deciding, however far from the "you" it follows and whatever its person: "You realize
+# that the quartermaster's refusal to let you go is a sign of impending danger and decides to
+# take action" (run 27)
+_AND_DECIDES = re.compile(
+    r"\byou (?:\w+ly )?[a-z]+\b[^.!?;\n]{0,140}?,? and (?:then )?(?:\w+ly )?(?:decides?|decided|"
+    r"resolves?|resolved|chooses?|chose|determines?|determined) to\b",
+    re.IGNORECASE,
+)
 
 
 def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list[str]]:
@@ -3150,6 +3164,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         # of soldiers is quickly overwhelmed by your sharp sword" after "I draw my cutlass as the
         # boarders come over the rail" (run 26)
         acts += [_excerpt(plain, m.start(), m.end()) for m in _YOUR_BLOWS.finditer(plain)]
+    acts += [_excerpt(plain, m.start(), m.end()) for m in _AND_DECIDES.finditer(plain)]
     acts += [
         _excerpt(plain, m.start(), m.end())
         for m in _AND_THEN_ACTS.finditer(plain)
@@ -3163,7 +3178,12 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
 # read as run 12's "The ghoul turns its head towards you").
 _UNSEEN = re.compile(
     r"\b(?:shadow|shadows|follow|follows|tail|tails|sneak|sneaks|hide|hides|creep|creeps|stalk|"
-    r"stalks|slip|slips|track|tracks)\b",
+    r"stalks|slip|slips|track|tracks|"
+    # covert work, done well, is done unnoticed: "I hack the security terminal" told on a success
+    # as "your presence is felt by everyone around you" (run 27), "noticed by a group of security
+    # guards" (run 26)
+    r"hack|hacks|steal|steals|pilfer|pilfers|pickpocket|pickpockets|eavesdrop|eavesdrops|spy|"
+    r"spies|infiltrate|infiltrates|unseen|unnoticed|undetected|stealthily|quietly|silently)\b",
     re.IGNORECASE,
 )
 _LOOKS_BACK = re.compile(
@@ -3238,12 +3258,35 @@ def _looks_at(character: str | None) -> re.Pattern[str]:
     return re.compile(_LOOKS_AT.replace("{c}", _names(character)), re.IGNORECASE)
 
 
-# "its presence drawing attention to you" on a shadowing success (run 23)
+# "its presence drawing attention to you" on a shadowing success (run 23); told in the passive,
+# or as the character's presence known: "the crowd's attention is drawn to your presence" (run
+# 27), "your presence is felt by everyone around you" (run 27), "now aware of your presence" (run
+# 25)
 _ATTENTION = re.compile(
     r"\b(?:draw|draws|drew|drawn|drawing|attract|attracts|attracted|attracting|catch|catches|"
-    r"caught|catching|get|gets|got|getting) (?:\w+ )?attention\b",
+    r"caught|catching|get|gets|got|getting) (?:\w+ )?attention\b|"
+    r"\battention (?:is |was |has been |now )*(?:\w+ )?(?:drawn|turned|caught|attracted|fixed) "
+    r"(?:to|on|upon) (?:you|your)\b|"
+    r"\byour presence (?:is |was |has been |now |already )*(?:\w+ )?(?:noticed|felt|known|"
+    r"sensed|detected|discovered|spotted|seen|revealed|betrayed|announced|heard|draws|drew|"
+    r"attracts|alerts|alerted)\b|"
+    r"\b(?:aware|conscious|wary) of (?:you|your presence)\b|"
+    r"\byou (?:are|were|have been) (?:\w+ )?(?:noticed|spotted|seen|detected|discovered|"
+    r"recognized|recognised|sensed)\b|"
+    r"\b(?:notices?|noticed|spots?|spotted|detects?|detected|senses?|sensed|recognizes?|"
+    r"recognized|recognises?|recognised) (?:you|your presence)\b",
     re.IGNORECASE,
 )
+# ... and not where it is denied: "no one notices you", "without drawing attention"
+_DENIED_BEFORE = re.compile(
+    r"\b(?:not|n't|never|no one|nobody|none|nothing|without|unable to|fails? to|failing to|barely|"
+    r"hardly)\b[^.;!?]{0,24}$",
+    re.IGNORECASE,
+)
+
+
+def _not_denied(words: str, matches: Iterable[re.Match[str]]) -> list[re.Match[str]]:
+    return [m for m in matches if not _DENIED_BEFORE.search(words[: m.start()])]
 
 
 # A weak hit at climbing or crossing is the top reached or the far side gained, at a cost: a fall
@@ -3265,6 +3308,45 @@ _FALLS = re.compile(
 )
 
 
+# What the player looked for, told as not there on a success. (Not at a cost: Gather
+# Information's weak hit "complicates your quest", and "You notice the charts are missing" told
+# it, run 9.) Taken from the character, though, it is a loss the engine did not decide: "the
+# stolen charts are now missing from your inventory" on that weak hit (run 27).
+_SOUGHT = re.compile(
+    r"\b(?:look|looks|search|searches|hunt|hunts|rummage|rummages|scour|scours|comb|combs|dig|"
+    r"digs|feel|feels|check|checks|scan|scans)\b[^.;!?]*?\bfor (?:the |my |our |a |an |some |any |"
+    r"his |her |their |your )?(?P<thing>[a-z'-]+(?: [a-z'-]+){0,3})",
+    re.IGNORECASE,
+)
+_TAKEN_FROM_YOU = re.compile(
+    r"\b(?:missing|gone|taken|stolen) from your (?:inventory|pack|bag|satchel|belongings|"
+    r"possessions?|pockets?|hands?|belt)\b",
+    re.IGNORECASE,
+)
+_ARTICLES = {"the", "a", "an", "of", "in", "on", "at", "to", "and", "or", "from", "with", "that"}
+
+
+@lru_cache(maxsize=64)
+def _not_found(action: str) -> re.Pattern[str] | None:
+    heads = []
+    for m in _SOUGHT.finditer(action):
+        words = m.group("thing").split()
+        # the head noun: the last word before a preposition ("charts" in "stolen charts in
+        # the hold")
+        cut = next((i for i, w in enumerate(words) if w.lower() in _ARTICLES), len(words))
+        if cut and len(words[cut - 1]) >= 3:
+            heads.append(re.escape(words[cut - 1].lower()[:5]))
+    if not heads:
+        return None
+    thing = rf"(?:{'|'.join(heads)})\w*"
+    return re.compile(
+        rf"\b{thing}\b(?: \w+){{0,3}}? (?:is |are |was |were |now |already |long |still )*(?:missing|"
+        rf"gone|nowhere|not (?:here|there)|no longer (?:here|there)|lost|vanished)\b|"
+        rf"\bno (?:sign|trace) of (?:the |your |any )?(?:\w+ )?{thing}\b",
+        re.IGNORECASE,
+    )
+
+
 def _turned_against(words: str, expect: Expectation) -> list[str]:
     """On a success, the model's words after the lead telling the world turned against you."""
     if expect.polarity != "success" or expect.outcome in DRAWS:
@@ -3280,8 +3362,8 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
                 # told "the portcullis has collapsed" (run 19)
             found.append(m)
     if _UNSEEN.search(action):
-        found += _looks_at(expect.character).finditer(words)
-        found += _ATTENTION.finditer(words)
+        found += _not_denied(words, _looks_at(expect.character).finditer(words))
+        found += _not_denied(words, _ATTENTION.finditer(words))
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
 
@@ -3309,6 +3391,15 @@ def _with_continuation(
         if expect.polarity == "mixed" and _CLIMBING.search(expect.action or "")
         else []
     )
+    if expect.polarity in ("success", "mixed"):
+        undone += [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, _TAKEN_FROM_YOU.finditer(words))
+        ]
+    if expect.polarity == "success" and (missing := _not_found(expect.action or "")):
+        undone += [
+            _excerpt(words, m.start(), m.end()) for m in _not_denied(words, missing.finditer(words))
+        ]
     told_against = [
         ("a success told as harm befalling you", befalls),
         ("a success at going unseen or following told as being noticed or losing the quarry",
