@@ -471,7 +471,11 @@ def _excerpt(text: str, start: int, end: int) -> str:
 
 # --- shared lexicon ----------------------------------------------------------------------------
 
-_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly|n't|fails? to|failed to)\s+(?:\w+\s+)?$")
+# (and the one who would do it denied: "no one notices you" after going unseen)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no longer|hardly|n't|fails? to|failed to|no one|no-one|nobody|not a soul|"
+    r"none of them)\s+(?:\w+\s+)?$"
+)
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|should|would|could|might|may|will|can|must|shall|lest|what|"
     r"whatever|however|how|why|try|tries|trying|attempt|attempts|hope|hopes|hoping|want|wants|"

@@ -344,6 +344,37 @@ SEEN = [
      "The first wave of soldiers is quickly overwhelmed by your sharp sword.", "player_agency"),
     (STRONG_FACE_DANGER, "I swing my cutlass at the first boarder",
      "The first boarder is cut down by your sharp sword.", None),
+    # run 27 (blind at stop 25's start): noticed in the passive after covert work done well, a
+    # let-happen told as beginning on a miss, what you carry gone after a hit, deciding after a
+    # far "you"
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "As you move through the market, the crowd's attention is drawn to your presence.",
+     "outcome"),
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "As you navigate the system, your presence is felt by everyone around you.", "outcome"),
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The crowd jostles past, and no one notices you in the press of bodies.", None),
+    (STORYTELLER_SUCCESS, "I steal the ledger from the clerk's desk",
+     "The clerk never notices you, humming over his accounts.", None),
+    (ROLL_UNDER_FAILURE, "I cut the mooring lines and let the galleon drift",
+     "As the galleon begins to drift, you realize that the mooring lines are too short.",
+     "outcome"),
+    (ROLL_UNDER_FAILURE, "I cut the mooring lines and let the galleon drift",
+     "The galleon strains against the last line, held fast by the tide.", None),
+    # Gather Information: "On a weak hit, the information provides new insight, but also
+    # complicates your quest." What is not there is news; what you carry gone is a loss no
+    # one rolled.
+    (WEAK_FACE_DANGER, "I look around the hold for the stolen charts",
+     "You notice that the stolen charts are now missing from your inventory.", "outcome"),
+    (WEAK_FACE_DANGER, "I look around the hold for the stolen charts",
+     "You notice the charts are missing.", None),
+    (STRONG_FACE_DANGER, "I look around the hold for the stolen charts",
+     "Dust and rat droppings cover the crates, but the charts are nowhere to be seen.", "outcome"),
+    (STRONG_FACE_DANGER, "I look around the hold for the stolen charts",
+     "Rats scatter from the crate where the charts lie rolled in oilcloth.", None),
+    (WEAK_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "You realize that the quartermaster's refusal to let you go is a sign of impending danger "
+     "and decides to take action.", "player_agency"),
 ]  # fmt: skip
 
 
@@ -361,6 +392,8 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     assert check_narration(denied, expect).failed == ["outcome"]  # run 24
     shallow = f"{lead} The party is shaken, but no injuries are severe."
     assert check_narration(shallow, expect).passed  # run 26: injuries, none severe
+    light = f"{lead} The party is shaken, but the rockslide leaves only a small scratch on their armor."
+    assert check_narration(light, expect).failed == ["outcome"]  # run 27
     told = f"{lead} A falling stone opens a shallow cut along your forearm."
     assert check_narration(told, expect).passed
 
