@@ -74,14 +74,27 @@ def attempt_words(action: str | None) -> str | None:
 
 
 def lead_sentence(
-    polarity: Polarity, match: bool, action: str | None, *, draw: bool = False
+    polarity: Polarity,
+    match: bool,
+    action: str | None,
+    *,
+    draw: bool = False,
+    graze: bool = False,
 ) -> str | None:
     """The narration's first sentence for an outcome that takes a side, or a draw; None for one
     that does not (a table, a meter, an oracle's answer: those are told whole)."""
-    return _lead(polarity, match, attempt_words(action), draw=draw)
+    return _lead(polarity, match, attempt_words(action), draw=draw, graze=graze)
 
 
-def _lead(polarity: Polarity, match: bool, act: str | None, *, draw: bool = False) -> str | None:
+def _lead(
+    polarity: Polarity, match: bool, act: str | None, *, draw: bool = False, graze: bool = False
+) -> str | None:
+    if graze:
+        # Go Forth: "If you miss: You Graze, dealing your Effort modifier in damage." Led as
+        # "it goes wrong", a graze came back as a clean kill in 4 of runs 22-27 ("The arrow
+        # goes through the wolf's body, causing it to fall down and die", run 26): the lead
+        # says what a graze is.
+        return f"You {act}, but it is only a graze." if act else "It is only a graze."
     if draw:
         # Go Forth: "In a Contest neither side wins a tie: the situation stays as it was" (and
         # Storyteller's resisted tie, roll-under's stalemate, the same ruling). Told whole, a tie
@@ -107,6 +120,7 @@ OUTCOME_HINTS = {
     "mixed": "You get what you wanted, at a cost: show the cost, a complication or a new danger.",
     "failure": "You do not get what you wanted: show what goes wrong or the danger that comes.",
     "draw": "Neither side gets its way: show the standoff, with nothing won or lost.",
+    "graze": "The blow barely touches: show the foe scratched but still in the fight.",
 }
 
 
@@ -153,7 +167,10 @@ def narration_plan(
     """A lead and the continuation prompt where the outcome takes a side; the whole-narration
     prompt where it does not."""
     act = attempt_words(action)
-    lead = _lead(expect.polarity, bool(expect.match), act, draw=expect.outcome in DRAWS)
+    lead = _lead(
+        expect.polarity, bool(expect.match), act,
+        draw=expect.outcome in DRAWS, graze=expect.outcome == "graze",
+    )  # fmt: skip
     said = facts.delimit(action or "")
 
     def whole(correction: str) -> RenderedPrompt:
@@ -173,7 +190,13 @@ def narration_plan(
         else ""
     )
 
-    band = OUTCOME_HINTS["draw" if expect.outcome in DRAWS else expect.polarity]
+    band = OUTCOME_HINTS[
+        "draw"
+        if expect.outcome in DRAWS
+        else "graze"
+        if expect.outcome == "graze"
+        else expect.polarity
+    ]
 
     # Only what the lead does not say already: a small model copied the <action> and <context>
     # tags it was shown into its sentence (run 8: 6 of 9 rejected replies), and a session's

@@ -392,7 +392,9 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     assert check_narration(denied, expect).failed == ["outcome"]  # run 24
     shallow = f"{lead} The party is shaken, but no injuries are severe."
     assert check_narration(shallow, expect).passed  # run 26: injuries, none severe
-    light = f"{lead} The party is shaken, but the rockslide leaves only a small scratch on their armor."
+    light = (
+        f"{lead} The party is shaken, but the rockslide leaves only a small scratch on their armor."
+    )
     assert check_narration(light, expect).failed == ["outcome"]  # run 27
     told = f"{lead} A falling stone opens a shallow cut along your forearm."
     assert check_narration(told, expect).passed

@@ -13,7 +13,7 @@ from prompts import RenderedPrompt
 from rules.catalog import load_tables
 from rules.registry import resolve_roll
 from service.narrator.guard import DRAWS, Expectation, check_narration, expectation_from
-from service.narrator.lead import attempt_words, lead_sentence
+from service.narrator.lead import OUTCOME_HINTS, attempt_words, lead_sentence, narration_plan
 from service.narrator.model import Calls
 from service.narrator.runner import Done, Event, Token, guard_for, narrate
 from tests.service.narrator.test_guard import ENGINE_OUTCOMES, engine_outcomes
@@ -64,6 +64,26 @@ def test_each_side_of_an_outcome_has_its_lead() -> None:
     assert lead_sentence("failure", False, "Kell forces the hatch") == "It goes wrong."
     # a tie takes no side ("neither side wins"): the model narrates it whole
     assert lead_sentence("neutral", False, act) is None
+
+
+def test_a_graze_is_led_as_a_graze_and_a_clean_kill_after_it_is_caught() -> None:
+    # Go Forth: "If you miss: You Graze, dealing your Effort modifier in damage." Led as "it goes
+    # wrong", run 26's model told it "The arrow goes through the wolf's body, causing it to fall
+    # down and die".
+    lead, expect = _after_lead(*GO_FORTH_GRAZE, "I loose an arrow at the wolf")
+    assert expect.outcome == "graze"
+    assert lead == "You loose an arrow at the wolf, but it is only a graze."
+    plan = narration_plan(
+        system_name="Go Forth", character="Kell", action="I loose an arrow at the wolf",
+        resolution=resolve_roll(*GO_FORTH_GRAZE[:3], dice=GO_FORTH_GRAZE[3]), expect=expect,
+        context="",
+    )  # fmt: skip
+    assert plan.lead == lead
+    assert OUTCOME_HINTS["graze"] in plan.prompt("").user
+    kill = "The arrow goes through the wolf's body, causing it to fall down and die."
+    assert "outcome" in check_narration(f"{lead} {kill}", expect).failed
+    scratch = "The wolf yelps, a red line along its flank, and bares its teeth at you."
+    assert check_narration(f"{lead} {scratch}", expect).passed
 
 
 ACTIONS = st.sampled_from(
@@ -158,7 +178,10 @@ def _after_lead(
 ):  # type: ignore[no-untyped-def,type-arg]
     resolution = resolve_roll(system, kind, params, dice=dice)
     expect = expectation_from(resolution, character=character, action=action)
-    lead = lead_sentence(expect.polarity, bool(expect.match), action, draw=expect.outcome in DRAWS)
+    lead = lead_sentence(
+        expect.polarity, bool(expect.match), action,
+        draw=expect.outcome in DRAWS, graze=expect.outcome == "graze",
+    )  # fmt: skip
     assert lead is not None
     return lead, expect.model_copy(update={"lead": lead})
 
