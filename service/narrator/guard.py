@@ -1242,6 +1242,12 @@ _WIN = (
     r"backs? down|backed down|relents?|relented|concedes?|conceded|yields?|yielded|gives? in|"
     r"gave in|caves?|caved|agrees?|agreed|accepts? your|storms? off|walks? away from the "
     r"(?:deal|table|negotiation)|leaves? the (?:deal|table|negotiation))\b",
+    # ... or seeing its own price too high, or lowering it: "The dwarf's eyes widen as he
+    # realizes that the price is too high" on a tied haggle (run 28)
+    r"\b(?:realiz|realis|admit|see|sees|saw|understand)\w* (?:that )?(?:the |his |her |their |its )?"
+    r"(?:asking )?(?:price|offer|demand|terms)s? (?:is |are |was |were )?(?:\w+ )?too (?:high|much|"
+    r"steep|great)\b|\b(?:lowers?|lowered|drops?|dropped|cuts?|reduces?|reduced|halves|halved) "
+    r"(?:his|her|their|its|the) (?:asking )?(?:price|offer|demand)\b",
 )
 _LOSS = (
     _LOST_CONTEST,
@@ -1886,7 +1892,10 @@ _FORCED = (
     r"should) (?:to )?(?:take|act|do|go|stop|find|get|make|leave|return|confront)\b|"
     # "they had to fight off wild animals and survive until rescue": the character's acts decided
     r"(?:had|have|has) to (?:fight off|fight|survive|surrender|give up|abandon|swim for|hide)|"
-    r"(?:are|is|were|was) (?:compelled|forced) to|(?:can't|cannot|couldn't) resist (?:the )?"
+    # (not "forced to choose between a life of hunting or a life of solitude, and the choice is
+    # yours", run 28: a choice posed is not made)
+    r"(?:are|is|were|was) (?:compelled|forced) to(?! (?:choose|decide|pick) between)|"
+    r"(?:can't|cannot|couldn't) resist (?:the )?"
     r"(?:urge|temptation|impulse|pull)|find (?:yourself|himself|herself) (?:agreeing|"
     r"nodding|saying|accepting|deciding|choosing|promising|obeying|kneeling|surrendering|"
     r"giving in|handing)"
@@ -2057,6 +2066,12 @@ def _heart(character: str | None) -> re.Pattern[str]:
         r"grateful|heartbroken|devastated|ecstatic|euphoric|excited|disappointed|confused|worried|"
         r"upset|sad|glad|happy|satisfied|frustrated|annoyed|eager|surprised|shocked|amazed|"
         r"astonished|stunned)\b|"
+        # an emotion named on the body: "your eyes widen in terror" on a match miss (run 28; the
+        # body's widening eyes alone are not one)
+        rf"\b{whose} (?:eyes|face|hands|voice|breath|body|mind|stomach|knees|legs|skin|"
+        r"blood)\b[^.;:!?\n]{0,30}?\b(?:in|with) (?:sheer |pure |growing |sudden |utter )?"
+        r"(?:terror|fear|horror|dread|panic|awe|joy|relief|despair|anger|rage|fury|shock|"
+        r"disbelief|excitement|anticipation|wonder|delight|shame|guilt|pride|triumph)\b|"
         # "you manage to stay calm" (run 17): composure kept is a feeling told
         # fear told by the body: "You feel a chill run down your spine as the rival Kindred's eyes
         # narrow" after a won stare-down (run 21; a pounding heart alone stays the body's, run 8)
@@ -2687,8 +2702,21 @@ _NO_HARM = re.compile(
     r"wounds?|harm|damage)(?! (?:are|is|were|was) (?:too |very |that )?(?:severe|serious|grave|"
     r"deep|bad|dangerous|life))|(?:unhurt|unharmed|uninjured|unscathed|unwounded)|without (?:a "
     r"scratch|injury|harm)|not\b[^.;:!?]{0,40}?\b(?:cause|causes|causing|inflict|inflicts|"
-    r"inflicting|do|does|doing|leave|leaves|leaving) (?:any |much |real )?(?:injur\w*|harm|"
+    # ("does not cause any immediate harm", run 28)
+    r"inflicting|do|does|doing|leave|leaves|leaving) (?:(?:any|much|real|immediate|serious|"
+    r"lasting|significant|actual|great) )*(?:injur\w*|harm|"
     r"wounds?|damage))\b",
+    re.IGNORECASE,
+)
+
+
+_HARMS_YOU = re.compile(
+    r"\byou (?:are |were |get |got |have been )?(?:\w+ )?(?:wounded|injured|hurt|shot|stabbed|"
+    r"pierced|bitten|slashed|gored|impaled)\b|"
+    r"\b(?:pierces?|pierced|strikes?|struck|hits?|wounds?|wounded|stabs?|stabbed|slashes?|"
+    r"slashed|bites?|bit|gores?|gored) (?:you|your (?:chest|arm|leg|shoulder|side|back|head|body|"
+    r"hand|neck|thigh|flank))\b|"
+    r"\byou (?:fall|fell|collapse|collapsed|crumple|crumpled|drop|dropped) to the (?:ground|floor)\b",
     re.IGNORECASE,
 )
 
@@ -2779,6 +2807,15 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         # Long Rest). The party is shaken, but no injuries are reported." (run 23), "... but it's
         # not severe enough to cause any injuries" (run 24)
         checks = _merged(checks, {"outcome": f"the row's harm denied: {_quote_words(denied)}"})
+    if (
+        expect.rows
+        and not _HARM_ROW.search(" ".join(expect.rows))
+        and (harmed := [m.group() for m in _HARMS_YOU.finditer(prepared)])
+    ):
+        # a row that does not harm told as harm to the character: "Pay the Price: You are
+        # separated from something or someone. The hunter's arrow pierces the chest, and you fall
+        # to the ground." (run 28): the graver row the table did not roll
+        checks = _merged(checks, {"outcome": f"harm no row dealt: {_quote_words(harmed)}"})
     if copied := _copied_example(text):
         checks = _merged(checks, {"form": f"a prompt's example reply copied: '{copied}'"})
     if told := _other_row_told(sentences, expect):
@@ -3074,6 +3111,17 @@ _AND_THEN_ACTS = re.compile(
 # ... and deciding, however far from the "you" it follows and whatever its person: "You realize
 # that the quartermaster's refusal to let you go is a sign of impending danger and decides to
 # take action" (run 27)
+# Another's feeling, the manner of their act: "The dock workers, initially skeptical and wary, now
+# approach you with a newfound sense of urgency and determination" (run 28)
+_OTHERS_MANNER = re.compile(
+    r"(?:^|[.!?]\s)\s*(?!(?:as |when |while |then |now )?(?:you|your)\b)(?:the|a|an|his|her|"
+    r"their|its|[A-Z]\w+)\b[^.!?\n]*(?<!leaving you )(?<!leaves you )(?<!left you )(?<!fills you )"
+    r"(?<!filling you )(?<!filled you )(?<!leave you )\bwith (?:a |an )?(?:\w+ )?$",
+    re.IGNORECASE | re.M,
+)
+_HAD_TO = re.compile(
+    r"\byou had to (?!be\b|wait\b|watch\b|stop\b)(?:\w+ly )?[a-z]+\b", re.IGNORECASE
+)
 _AND_DECIDES = re.compile(
     r"\byou (?:\w+ly )?[a-z]+\b[^.!?;\n]{0,140}?,? and (?:then )?(?:\w+ly )?(?:decides?|decided|"
     r"resolves?|resolved|chooses?|chose|determines?|determined) to\b",
@@ -3162,7 +3210,14 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             continue
         if verb not in _PERCEIVE_OR_BE:
             acts.append(said)
-    acts += [_excerpt(plain, m.start(), m.end()) for m in _felt(expect.character).finditer(plain)]
+    acts += [
+        _excerpt(plain, m.start(), m.end())
+        for m in _felt(expect.character).finditer(plain)
+        if not _OTHERS_MANNER.search(plain[: m.start()])
+    ]
+    # acts told done: "The lock was too tight, and you had to use a wrench to loosen it" on a
+    # failed pick (run 28). (Not "you must find a way": a problem posed, runs 4, 6, 15, 27.)
+    acts += [_excerpt(plain, m.start(), m.end()) for m in _HAD_TO.finditer(plain)]
     if not any(w[:4] in stated for w in _BLOWS):
         # the character's blows told in the passive where the player struck none: "the first wave
         # of soldiers is quickly overwhelmed by your sharp sword" after "I draw my cutlass as the
@@ -3299,14 +3354,18 @@ def _not_denied(words: str, matches: Iterable[re.Match[str]]) -> list[re.Match[s
 # on the shore", run 22; "causing you to lose balance and fall down the tower", run 25).
 _CLIMBING = re.compile(
     r"\b(?:climb|climbs|scale|scales|cross|crosses|leap|leaps|jump|jumps|vault|vaults|swing|"
-    r"swings|balance|balances|scramble|scrambles|ascend|ascends)\b(?! at\b)",
+    r"swings|balance|balances|scramble|scrambles|ascend|ascends|"
+    # getting aboard or there: "I sneak aboard the moored galleon" told at a cost as "causing
+    # you to lose balance and fall into the sea" (run 28)
+    r"aboard|board|boards|reach|reaches)\b(?! at\b)",
     re.IGNORECASE,
 )
 _FALLS = re.compile(
     # ("causing you to lose balance and fall down the tower", run 25)
     r"\byou (?:to )?(?:lose (?:your )?(?:balance|footing|grip) and )?(?:\w+ )?(?:and )?"
     r"(?:fall|fell|tumble|tumbled|plunge|plunged|slip and fall)\b(?! "
-    r"(?:silent|quiet|still|asleep|behind|in love|into step|into place|back on))|\byou are left "
+    r"(?:silent|quiet|still|asleep|behind|in love|into step|into place|back on|"
+    r"onto the deck|on the deck|to the deck|aboard))|\byou are left "
     r"(?:stranded|standing) (?:on|at) the (?:shore|bottom|foot|base|beach|ground)\b",
     re.IGNORECASE,
 )

@@ -375,6 +375,32 @@ SEEN = [
     (WEAK_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
      "You realize that the quartermaster's refusal to let you go is a sign of impending danger "
      "and decides to take action.", "player_agency"),
+    # run 28: terror named on the body, an act told done on a failure, a tie told as the other
+    # side's price too high ("In a Contest neither side wins a tie": the engine's ruling), a
+    # weak hit at getting aboard told as a fall into the sea ("On a weak hit, you succeed, but
+    # not without a cost"); others' feelings and a choice posed stay the world's
+    (ROLL_UNDER_FAILURE, "I read the reef's currents to slip past the patrol",
+     "Your eyes widen in terror as the patrol's lights illuminate the dark water.",
+     "player_agency"),
+    (ROLL_UNDER_FAILURE, "I read the reef's currents to slip past the patrol",
+     "Your eyes widen as the patrol's lights sweep across the dark water.", None),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "The lock was too tight, and you had to use a wrench to loosen it.", "player_agency"),
+    (GO_FORTH_TIE, "I haggle with the dwarf over the price",
+     "The dwarf's eyes widen as he realizes that the price is too high.", "outcome"),
+    (GO_FORTH_TIE, "I haggle with the dwarf over the price",
+     "The dwarf grins and shakes his head, and the price remains unchanged.", None),
+    (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
+     "A sudden gust of wind blows over your head, causing you to lose balance and fall into the "
+     "sea.", "outcome"),
+    (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
+     "A strong gust of wind blows in your face, causing you to lose balance and fall onto the "
+     "deck.", None),
+    (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
+     "The dock workers, initially skeptical and wary, now approach you with a newfound sense of "
+     "urgency and determination.", None),
+    (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
+     "The bandit runs away, leaving you with a sense of accomplishment.", "player_agency"),
 ]  # fmt: skip
 
 
@@ -396,6 +422,8 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
         f"{lead} The party is shaken, but the rockslide leaves only a small scratch on their armor."
     )
     assert check_narration(light, expect).failed == ["outcome"]  # run 27
+    denied = f"{lead} The party is shaken, but the rockslide does not cause any immediate harm."
+    assert check_narration(denied, expect).failed == ["outcome"]  # run 28
     told = f"{lead} A falling stone opens a shallow cut along your forearm."
     assert check_narration(told, expect).passed
 
@@ -413,3 +441,29 @@ def test_what_this_sessions_runs_showed(
         assert flagged in report.failed, report.reason()
     else:
         assert report.passed, report.reason()
+
+
+def test_a_row_that_does_not_harm_is_never_told_as_harm_to_you() -> None:
+    # Elegy's Pay the Price: "23–26 You are separated from something or someone"; run 28's spark
+    # told it "The hunter's arrow pierces the chest, and you fall to the ground": a graver row
+    # ("You are harmed" and the like) than the one rolled.
+    spark = resolve_roll("elegy", "table", {"table": "pay_the_price"}, seed=3)
+    rows = facts.table_rows(spark)
+    assert rows == ["You are separated from something or someone"]
+    lead = spark_lead("Pay the Price", rows)
+    expect = expectation_from(spark).model_copy(update={"lead": lead})
+    harmed = f"{lead} The hunter's arrow pierces the chest, and you fall to the ground."
+    assert check_narration(harmed, expect).failed == ["outcome"]
+    apart = f"{lead} The hunter's arrow pierces the chest of a lone figure, and you are left alone."
+    assert check_narration(apart, expect).passed
+
+
+def test_a_choice_posed_is_not_a_choice_made() -> None:
+    # "On a weak hit, you succeed, but not without a cost": a cost may be a hard choice, and the
+    # choice is the player's. Run 28's "You are forced to choose between a life of hunting or a
+    # life of solitude, and the choice is yours" poses it; "you are forced to flee" makes one.
+    lead, expect = _after_lead(*WEAK_FACE_DANGER, "I call on the blood to still the hound")
+    posed = "You are forced to choose between a life of hunting or a life of solitude."
+    assert check_narration(f"{lead} {posed}", expect).passed
+    made = "You are forced to flee into the woods."
+    assert "player_agency" in check_narration(f"{lead} {made}", expect).failed

@@ -133,7 +133,8 @@ REPORTED_ONLY = {
     "real_run24": "judged at e0fbbab (hints since reworded), then tuned on: reported",
     "real_run25": "judged at 133238d, then tuned on: reported",
     "real_run26": "judged at 404d651, then tuned on: reported",
-    "real_run27": "judged at 23d50be (stop 24's final code), not tuned on: reported",
+    "real_run27": "judged at 23d50be (stop 24's final code), then tuned on at stop 25: reported",
+    "real_run28": "judged at 5955480, then tuned on: reported",
 }
 
 
