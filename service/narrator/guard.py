@@ -2702,9 +2702,10 @@ _NO_HARM = re.compile(
     r"wounds?|harm|damage)(?! (?:are|is|were|was) (?:too |very |that )?(?:severe|serious|grave|"
     r"deep|bad|dangerous|life))|(?:unhurt|unharmed|uninjured|unscathed|unwounded)|without (?:a "
     r"scratch|injury|harm)|not\b[^.;:!?]{0,40}?\b(?:cause|causes|causing|inflict|inflicts|"
-    # ("does not cause any immediate harm", run 28)
-    r"inflicting|do|does|doing|leave|leaves|leaving) (?:(?:any|much|real|immediate|serious|"
-    r"lasting|significant|actual|great) )*(?:injur\w*|harm|"
+    # ("does not cause any immediate harm", run 28; not "any serious injuries", run 29: a
+    # shallow wound is no serious one)
+    r"inflicting|do|does|doing|leave|leaves|leaving) (?:(?:any|much|real|immediate|actual) )*"
+    r"(?:injur\w*|harm|"
     r"wounds?|damage))\b",
     re.IGNORECASE,
 )
@@ -3119,12 +3120,18 @@ _OTHERS_MANNER = re.compile(
     r"(?<!filling you )(?<!filled you )(?<!leave you )\bwith (?:a |an )?(?:\w+ )?$",
     re.IGNORECASE | re.M,
 )
+# ... or another's feeling perceived: "You see the harbourmaster's eyes widen, and you can feel his
+# unease" (run 29)
+_OTHERS_FEELING = re.compile(r"\b(?:his|her|their|its|[a-z]+'s) (?:\w+ )?\w+$", re.IGNORECASE)
 _HAD_TO = re.compile(
     r"\byou had to (?!be\b|wait\b|watch\b|stop\b)(?:\w+ly )?[a-z]+\b", re.IGNORECASE
 )
 _AND_DECIDES = re.compile(
     r"\byou (?:\w+ly )?[a-z]+\b[^.!?;\n]{0,140}?,? and (?:then )?(?:\w+ly )?(?:decides?|decided|"
-    r"resolves?|resolved|chooses?|chose|determines?|determined) to\b",
+    r"resolves?|resolved|chooses?|chose|determines?|determined) to\b"
+    # (not what is done to you: "You realize that the quartermaster is not interested in your
+    # plan and decides to keep you in", run 29: his decision)
+    r"(?! \w+ (?:you|yourself)\b)",
     re.IGNORECASE,
 )
 
@@ -3213,7 +3220,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     acts += [
         _excerpt(plain, m.start(), m.end())
         for m in _felt(expect.character).finditer(plain)
-        if not _OTHERS_MANNER.search(plain[: m.start()])
+        if not _OTHERS_MANNER.search(plain[: m.start()]) and not _OTHERS_FEELING.search(m.group())
     ]
     # acts told done: "The lock was too tight, and you had to use a wrench to loosen it" on a
     # failed pick (run 28). (Not "you must find a way": a problem posed, runs 4, 6, 15, 27.)
@@ -3410,6 +3417,26 @@ def _not_found(action: str) -> re.Pattern[str] | None:
     )
 
 
+# Words that worked, told as the others brushing you off: "You question the dock workers about the
+# missing ship, and it works. The dock workers look at you in surprise, then quickly return to
+# their work." (run 29)
+_ASKING = re.compile(
+    r"\b(?:question|questions|ask|asks|convince|convinces|persuade|persuades|charm|charms|"
+    r"beguile|beguiles|sweet-talk|sweet-talks|haggle|haggles|bargain|bargains|negotiate|"
+    r"negotiates|plead|pleads|interrogate|interrogates|coax|coaxes|talk|talks|bribe|bribes)\b",
+    re.IGNORECASE,
+)
+_BRUSHED_OFF = re.compile(
+    r"\b(?:returns?|returned|returning|go back|goes back|went back|turns? back) to (?:their|his|"
+    r"her|its) (?:work|task|tasks|business|duties|drinks?|cards|game|labou?rs?)\b|"
+    r"\b(?:ignores?|ignored|ignoring|dismisses?|dismissed|dismissing|waves? off|waved off) "
+    r"(?:you|your)\b|\b(?:turns?|turned|walks?|walked) away from you\b|"
+    r"\b(?:refuses?|refused|refusing|declines?|declined|declining) to (?:answer|speak|talk|say|"
+    r"help|listen)\b",
+    re.IGNORECASE,
+)
+
+
 def _turned_against(words: str, expect: Expectation) -> list[str]:
     """On a success, the model's words after the lead telling the world turned against you."""
     if expect.polarity != "success" or expect.outcome in DRAWS:
@@ -3424,6 +3451,8 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
                 continue  # the danger got clear of, falling: "I dodge the falling portcullis"
                 # told "the portcullis has collapsed" (run 19)
             found.append(m)
+    if _ASKING.search(action):
+        found += _not_denied(words, _BRUSHED_OFF.finditer(words))
     if _UNSEEN.search(action):
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
         found += _not_denied(words, _ATTENTION.finditer(words))

@@ -401,6 +401,17 @@ SEEN = [
      "urgency and determination.", None),
     (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
      "The bandit runs away, leaving you with a sense of accomplishment.", "player_agency"),
+    # run 29: words that worked told as the others going back to their work; another's unease
+    # felt, and another's decision about you, stay theirs
+    (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
+     "The dock workers look at you in surprise, then quickly return to their work.", "outcome"),
+    (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
+     "The dock workers look at you with skepticism, then point toward the breakwater.", None),
+    (WEAK_FACE_DANGER, "I convince the harbourmaster to let us dock",
+     "You see the harbourmaster's eyes widen, and you can feel his unease.", None),
+    (ROLL_UNDER_FAILURE, "I sweet-talk the quartermaster into letting me go",
+     "You realize that the quartermaster is not interested in your plan and decides to keep you "
+     "in.", None),
 ]  # fmt: skip
 
 
@@ -424,6 +435,10 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     assert check_narration(light, expect).failed == ["outcome"]  # run 27
     denied = f"{lead} The party is shaken, but the rockslide does not cause any immediate harm."
     assert check_narration(denied, expect).failed == ["outcome"]  # run 28
+    not_serious = (
+        f"{lead} The party is shaken, but the rockslide does not cause any serious injuries."
+    )
+    assert check_narration(not_serious, expect).passed  # run 29: a shallow wound is no serious one
     told = f"{lead} A falling stone opens a shallow cut along your forearm."
     assert check_narration(told, expect).passed
 
