@@ -109,6 +109,47 @@ NARRATE: list[tuple[str, str, dict[str, Any], str, bool | None, str]] = [
     ("roll_under", "save", {"ability": "finesse", "score": 11}, "failure", None, "I balance along the narrow ledge"),
 ]  # fmt: skip
 
+# Other words for the same rolls (``--actions other``): scenarios the guard was never tuned on,
+# to measure how it holds on new ones (runs 1-29 all used the words above).
+OTHER_ACTIONS: list[str] = [
+    "I swing across the gap on a loose halyard",
+    "I scramble up the cliff path before the tide",
+    "I outrun the harbour watch through the fish market",
+    "I steer us between the rocks in the dark",
+    "I watch the smugglers' cove from the ridge",
+    "I creep along the quay to overhear the captains",
+    "I search the customs ledgers for the ship's name",
+    "I persuade the fisherwoman to hide us in her hold",
+    "I break down the warehouse door",
+    "I win over the bishop's secretary",
+    "I talk my way past the night watch",
+    "I snatch the letter from the courier's bag",
+    "I hurl the grave robber across the crypt",
+    "I call on the blood to cloud the watchman's mind",
+    "I wade across the flooded ford",
+    "I disarm the tripwire across the corridor",
+    "I thrust my spear at the goblin chief",
+    "I slash at the giant spider",
+    "I race the bandit to the fallen sword",
+    "I tail the informant through the subway",
+    "I pick the lock of the Prince's study",
+    "I jump the gap between the fire escapes",
+    "I outbid the Tremere at the auction",
+    "I leap clear of the collapsing floor",
+    "I keep my grip on the slick rope",
+    "I lunge at the cultist with my rapier",
+    "I shove the ogre off the bridge",
+    "Kell calms the panicking horses",
+    "I slip the key from the jailer's belt",
+    "I raise my pistol as the raiders storm the beach",
+    "I climb the ivy to the balcony",
+    "I follow the wolf tracks into the hills",
+    "I bargain with the ferryman over the fare",
+    "I sneak into the Elysium unseen",
+    "I cross the frozen lake",
+]
+assert len(OTHER_ACTIONS) == len(NARRATE)
+
 SPARKS: list[dict[str, Any]] = [
     {"system": "sundered_isles", "table": "pay_the_price", "situation": "Kell failed to slip past the patrol", "character": "Kell", "seed": 1},
     {"system": "sundered_isles", "table": "make_a_discovery", "situation": "Kell explores a sunken temple", "character": "Kell", "seed": 2},
@@ -224,6 +265,7 @@ class Run:
         self.out = out
         self.records: list[dict[str, Any]] = []
         self.narrate_from = 0
+        self.other_actions = False
 
     def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any, float]:
         t0 = time.monotonic()
@@ -307,10 +349,13 @@ def run_narrate(run: Run) -> None:
     for i, (system, kind, params, outcome, match, action) in enumerate(NARRATE):
         if i < run.narrate_from:
             continue
+        if run.other_actions:
+            action = OTHER_ACTIONS[i]
         resolution = find_seed(run.client, system, kind, params, outcome, match)
         body = {"resolution": resolution, "action": action, "character": CHAR}
         status, data, secs = run.post("/v1/narrate", body)
-        record = {"id": f"narrate-{i:02}-{system}-{outcome}{'-match' if match else ''}",
+        other = "other-" if run.other_actions else ""
+        record = {"id": f"narrate-{other}{i:02}-{system}-{outcome}{'-match' if match else ''}",
                   "category": "narrate", "request": {"action": action, "kind": kind,
                   "params": params, "seed": resolution.get("seed")}, "status": status,
                   "seconds": round(secs, 1), "shown": data.get("narration"),
@@ -444,6 +489,12 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated")
     parser.add_argument("--summary", type=Path, default=None, help="only summarise this file")
     parser.add_argument("--narrate-from", type=int, default=0, help="skip the first N narrations")
+    parser.add_argument(
+        "--actions",
+        choices=["corpus", "other"],
+        default="corpus",
+        help="the narrations' words: the corpus's, or other words for the same rolls",
+    )
     args = parser.parse_args()
     if args.summary:
         records = [json.loads(line) for line in args.summary.read_text().splitlines() if line]
@@ -477,6 +528,7 @@ def main() -> None:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=900) as client:
             run = Run(client, recorder, out)
             run.narrate_from = args.narrate_from
+            run.other_actions = args.actions == "other"
             for name in args.only.split(","):
                 SECTIONS[name](run)
     finally:

@@ -1462,6 +1462,18 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
         for m in meant.finditer(sentence) if meant else ():
             if not _NEGATION.search(sentence[: m.start()]):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+        if not _KEEPING_SHUT.search(expect.action):
+            for m in _BURSTS.finditer(sentence):
+                words = re.findall(r"[a-z]{2,}", m.group("object").lower())
+                thing = words[-1] if words else ""
+                if thing in ("it", "they") and any(
+                    w[:5] in sought for w in re.findall(r"[a-z]{4,}", sentence[: m.start()])
+                ):
+                    thing = "the thing named before"  # "... from the door, causing it to explode"
+                elif thing[:5] not in sought:
+                    continue
+                if not _NEGATION.search(sentence[: m.start()]):
+                    hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
         if _SEVERING.search(expect.action):
             for m in _PARTS.finditer(sentence):
                 words = re.findall(r"[a-z]{4,}", m.group("object"))
@@ -1470,6 +1482,20 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     return [h for h in hits if not _undone(h, text.sentences)]
 
 
+# What the player tried to get through, told broken open on a failure: "a loud hiss of steam
+# erupts from the door, causing it to explode in your face" on a failed pick (run 30; read as run
+# 23's "the door shatters"). (Not where the player meant to keep it shut: _KEEPING_SHUT.)
+_BURSTS = re.compile(
+    r"\b(?P<object>[a-z' ]{2,30}?) (?:\w+ly )?(?:explodes?|exploded|to explode|shatters?|"
+    r"shattered|to shatter|splinters?|splintered|to splinter|bursts? open|burst apart|blows? open|"
+    # (not swinging or flying open: "the door flies open, revealing a group of guards" is the
+    # miss's danger coming through, run 12)
+    r"blew open|gives? way|gave way|"
+    r"to give way|breaks? (?:open|apart|free)|broke (?:open|apart|free)|to break (?:open|apart|"
+    r"free)|clicks? open|clicked open|"
+    r"comes? loose|came loose)\b",
+    re.IGNORECASE,
+)
 _LET_BE = re.compile(r"\blet (?:the |my |our |a |an )?(?P<thing>[a-z]{3,}) (?P<verb>[a-z]{3,})\b")
 
 

@@ -412,6 +412,14 @@ SEEN = [
     (ROLL_UNDER_FAILURE, "I sweet-talk the quartermaster into letting me go",
      "You realize that the quartermaster is not interested in your plan and decides to keep you "
      "in.", None),
+    # run 30: what the player tried to get through, broken open on a failure (Go Forth: "The d20
+    # determines success."); thrown open by the danger beyond, it is the miss
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "A loud hiss of steam erupts from the door, causing it to explode in your face.", "outcome"),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "You hear a loud crash as the door flies open, revealing a group of guards.", None),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "The pick snaps inside the lock with a sharp crack.", None),
 ]  # fmt: skip
 
 

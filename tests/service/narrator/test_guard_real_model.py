@@ -136,6 +136,7 @@ REPORTED_ONLY = {
     "real_run27": "judged at 23d50be (stop 24's final code), then tuned on at stop 25: reported",
     "real_run28": "judged at 5955480, then tuned on: reported",
     "real_run29": "judged at 42af837, then its false alarms mended: reported",
+    "real_run30": "judged at fcfb85e, then tuned on: reported",
 }
 
 
