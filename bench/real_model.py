@@ -148,7 +148,45 @@ OTHER_ACTIONS: list[str] = [
     "I sneak into the Elysium unseen",
     "I cross the frozen lake",
 ]
-assert len(OTHER_ACTIONS) == len(NARRATE)
+# ... and a third set (``--actions third``)
+THIRD_ACTIONS: list[str] = [
+    "I run along the yardarm to cut the enemy's flag",
+    "I climb down the anchor chain into the water",
+    "I dive under the jetty to lose the pursuers",
+    "I pilot the skiff through the breakers at night",
+    "I map the patrol routes from the lighthouse",
+    "I hide among the barrels to watch the smugglers unload",
+    "I ask the old sailor what sank the Morrow",
+    "I bargain with the pirate captain for safe passage",
+    "I wrench the iron grate off the drain",
+    "I seduce the count's chamberlain",
+    "I flatter the gallery owner into lending me the key",
+    "I vault the garden wall before the hounds reach me",
+    "I rip the coffin lid off with my bare hands",
+    "I call on the blood to mend my wounds",
+    "I swim across the underground river",
+    "I decipher the runes on the sealed door",
+    "I smash my mace into the troll's knee",
+    "I throw my dagger at the fleeing thief",
+    "I arm-wrestle the blacksmith for his hammer",
+    "I follow the courier through the night market",
+    "I track the thief's scent across the rooftops",
+    "I leap from the bell tower onto the cart",
+    "I face down the Sheriff in the court of Elysium",
+    "I duck under the swinging blade trap",
+    "I hold the rope bridge steady as it sways",
+    "I stab at the wraith with my silver dagger",
+    "I wrestle the troll for the stolen amulet",
+    "Kell rallies the frightened villagers",
+    "I lift the purse from the merchant's belt",
+    "I aim my crossbow as the wolves break cover",
+    "I climb the chimney onto the manor roof",
+    "I search the abandoned mill for supplies",
+    "I haggle with the alchemist over the potion",
+    "I slip past the ghouls in the sewer unseen",
+    "I resist the siren's song",
+]
+assert len(OTHER_ACTIONS) == len(NARRATE) == len(THIRD_ACTIONS)
 
 SPARKS: list[dict[str, Any]] = [
     {"system": "sundered_isles", "table": "pay_the_price", "situation": "Kell failed to slip past the patrol", "character": "Kell", "seed": 1},
@@ -265,7 +303,7 @@ class Run:
         self.out = out
         self.records: list[dict[str, Any]] = []
         self.narrate_from = 0
-        self.other_actions = False
+        self.other_actions = ""
 
     def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any, float]:
         t0 = time.monotonic()
@@ -350,11 +388,11 @@ def run_narrate(run: Run) -> None:
         if i < run.narrate_from:
             continue
         if run.other_actions:
-            action = OTHER_ACTIONS[i]
+            action = (THIRD_ACTIONS if run.other_actions == "third" else OTHER_ACTIONS)[i]
         resolution = find_seed(run.client, system, kind, params, outcome, match)
         body = {"resolution": resolution, "action": action, "character": CHAR}
         status, data, secs = run.post("/v1/narrate", body)
-        other = "other-" if run.other_actions else ""
+        other = f"{run.other_actions}-" if run.other_actions else ""
         record = {"id": f"narrate-{other}{i:02}-{system}-{outcome}{'-match' if match else ''}",
                   "category": "narrate", "request": {"action": action, "kind": kind,
                   "params": params, "seed": resolution.get("seed")}, "status": status,
@@ -491,7 +529,7 @@ def main() -> None:
     parser.add_argument("--narrate-from", type=int, default=0, help="skip the first N narrations")
     parser.add_argument(
         "--actions",
-        choices=["corpus", "other"],
+        choices=["corpus", "other", "third"],
         default="corpus",
         help="the narrations' words: the corpus's, or other words for the same rolls",
     )
@@ -528,7 +566,7 @@ def main() -> None:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=900) as client:
             run = Run(client, recorder, out)
             run.narrate_from = args.narrate_from
-            run.other_actions = args.actions == "other"
+            run.other_actions = "" if args.actions == "corpus" else args.actions
             for name in args.only.split(","):
                 SECTIONS[name](run)
     finally:

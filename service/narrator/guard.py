@@ -1474,6 +1474,12 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
                     continue
                 if not _NEGATION.search(sentence[: m.start()]):
                     hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+        if sent := _sent_there(expect.action):
+            hits += [
+                _Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end()))
+                for m in sent.finditer(sentence)
+                if not _NEGATION.search(sentence[: m.start()])
+            ]
         if _SEVERING.search(expect.action):
             for m in _PARTS.finditer(sentence):
                 words = re.findall(r"[a-z]{4,}", m.group("object"))
@@ -1496,6 +1502,31 @@ _BURSTS = re.compile(
     r"comes? loose|came loose)\b",
     re.IGNORECASE,
 )
+# What the player meant to send somewhere, told gone there on a failure: "I shove the ogre off the
+# bridge" lost, told "..., causing it to fall off the bridge" (other words' run 1)
+_SENDING = re.compile(
+    r"\b(?:shove|shoves|push|pushes|throw|throws|hurl|hurls|knock|knocks|kick|kicks|toss|tosses|"
+    r"drive|drives|drag|drags|pull|pulls|tip|tips|heave|heaves|force|forces) (?:the |a |an |that |"
+    r"this )?(?P<thing>[a-z'-]{3,}) (?:off|into|over|from|out of|down|across|through) (?:the |a |"
+    r"an )?(?P<place>[a-z'-]{3,})",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=64)
+def _sent_there(action: str) -> re.Pattern[str] | None:
+    told = [
+        rf"\b(?:(?:the )?{re.escape(m.group('thing')[:4].lower())}\w*|it|he|she|they)\b"
+        r"[^.;!?]{0,40}?\b(?:falls?|fell|falling|to fall|tumbles?|tumbled|to tumble|topples?|"
+        r"toppled|to topple|plunges?|plunged|to plunge|goes|went|to go|is thrown|was thrown|is "
+        r"knocked|was knocked|drops?|dropped|slides?|slid|crashes|crashed|is sent|was sent|lands?|"
+        r"landed) (?:\w+ )?(?:off|into|over|from|down|out of|across|through) (?:the |a |an )?"
+        rf"{re.escape(m.group('place')[:4].lower())}\w*"
+        for m in _SENDING.finditer(action)
+    ]
+    return re.compile("|".join(told), re.IGNORECASE) if told else None
+
+
 _LET_BE = re.compile(r"\blet (?:the |my |our |a |an )?(?P<thing>[a-z]{3,}) (?P<verb>[a-z]{3,})\b")
 
 
@@ -3056,7 +3087,7 @@ _GETTING_CLEAR = re.compile(
 )
 _BLOWS = _word_set(
     "strike strikes stab stabs slash slashes hit hits attack attacks swing swings shoot shoots "
-    "punch punches kick kicks cut cuts"
+    "punch punches kick kicks cut cuts fire fires thrust thrusts lunge lunges"
 )
 _SPARED = _word_set("avoid avoids avoided escape escapes escaped evade evades evaded")
 _GOING_ON = re.compile(
@@ -3076,7 +3107,13 @@ _PLACES = re.compile(
 
 
 def _during_the_attempt(
-    before: str, verb: str, after: str, stated: set[str], *, scene: bool = False
+    before: str,
+    verb: str,
+    after: str,
+    stated: set[str],
+    *,
+    scene: bool = False,
+    entering: frozenset[str] = frozenset(),
 ) -> bool:
     """A clause set during the attempt itself ("As you approach the ship" after "I sneak aboard
     the moored galleon", "As you open the door" after "I force the shrine's stone door", run 11):
@@ -3088,7 +3125,10 @@ def _during_the_attempt(
     if verb in ("approach", "approaches", "approached", "near", "nears", "neared") and not scene:
         return True  # (a table's scene has no attempt: "As you approach this figure", run 13)
     if verb in _INTO and not scene:
-        return False
+        # (going into the place the player set out to get into is the attempt: "As you enter the
+        # Elysium" after "I sneak into the Elysium unseen", other words' run 1)
+        clause = re.split(r"[,;.!?]", after, maxsplit=1)[0]
+        return any(w[:5] in entering for w in re.findall(r"[a-z]{4,}", clause.lower()))
     blow = verb in _BLOWS or (verb in ("draw", "draws") and re.match(r"\s+blood from\b", after))
     if blow and not any(w[:4] in stated for w in _BLOWS):
         # a blow the player did not strike: "As you strike at the hound's head" (run 17), "As you
@@ -3149,6 +3189,19 @@ _OTHERS_MANNER = re.compile(
 # ... or another's feeling perceived: "You see the harbourmaster's eyes widen, and you can feel his
 # unease" (run 29)
 _OTHERS_FEELING = re.compile(r"\b(?:his|her|their|its|[a-z]+'s) (?:\w+ )?\w+$", re.IGNORECASE)
+# ... or the place's: "the air is thick with a sense of anticipation" (other words' run 1)
+_THE_AIRS = re.compile(
+    r"\b(?:air|room|hall|place|crowd|street|streets|market|silence|atmosphere|night|darkness|"
+    r"chamber|court|square)\b[^.!?\n]{0,12}\b(?:thick|heavy|filled|charged|alive|ripe|rich|laden|"
+    r"humming|buzzing) with (?:a |an )?(?:\w+ )?$",
+    re.IGNORECASE,
+)
+_NOW_SOMEWHERE = re.compile(
+    r"\byou(?:'re| are) now (?:(?:standing|sitting|lying|perched|crouching|kneeling|hanging|"
+    r"alone|stranded) )?(?:at|on|in|inside|atop|beside|before|outside|under|beneath) (?:the |a |"
+    r"an )?(?P<place>[a-z' ]{3,40})",
+    re.IGNORECASE,
+)
 _HAD_TO = re.compile(
     r"\byou had to (?!be\b|wait\b|watch\b|stop\b)(?:\w+ly )?[a-z]+\b", re.IGNORECASE
 )
@@ -3170,6 +3223,13 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     # the player's words, and a table's rolled rows ("You face a tough choice" tells the row)
     said_before = " ".join([expect.action or "", *expect.rows]).lower()
     stated = {w[:4] for w in re.findall(r"[a-z]{3,}", said_before)}
+    # the place the player set out to get into ("I sneak into the Elysium unseen")
+    entering = frozenset(
+        m.group(1)[:5]
+        for m in re.finditer(
+            r"\b(?:into|inside|enter|enters) (?:the |a |an |my |our )?([a-z]{4,})", said_before
+        )
+    )
     plain = _unquoted(words)
     # "he"/"she" where it can only be the character ("Kell can't even see what's ahead. He
     # scrambles to find a way out", run 9): read as the name
@@ -3225,7 +3285,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         framing = m.group("verb").lower()  # "as you attempt to maneuver ...": the attempt's own
         if _during_the_attempt(
             plain[: m.start("who")], framing if framing in _STILL_TRYING else verb,
-            plain[m.end() :], stated, scene=bool(expect.rows),
+            plain[m.end() :], stated, scene=bool(expect.rows), entering=entering,
         ):  # fmt: skip
             continue
         if verb in ("come", "comes", "came") and re.match(
@@ -3246,8 +3306,18 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     acts += [
         _excerpt(plain, m.start(), m.end())
         for m in _felt(expect.character).finditer(plain)
-        if not _OTHERS_MANNER.search(plain[: m.start()]) and not _OTHERS_FEELING.search(m.group())
+        if not _OTHERS_MANNER.search(plain[: m.start()])
+        and not _OTHERS_FEELING.search(m.group())
+        and not _THE_AIRS.search(plain[: m.start()])
     ]
+    if expect.polarity in ("success", "mixed"):
+        # put somewhere the player never went: "You talk your way past the night watch, but not
+        # without a cost. You are now standing at the edge of a treacherous cliff" (other words'
+        # run 1)
+        for m in _NOW_SOMEWHERE.finditer(plain):
+            place = re.findall(r"[a-z]{4,}", m.group("place").lower())
+            if not any(w[:4] in stated for w in place if w not in _NOT_PLACES):
+                acts.append(_excerpt(plain, m.start(), m.end()))
     # acts told done: "The lock was too tight, and you had to use a wrench to loosen it" on a
     # failed pick (run 28). (Not "you must find a way": a problem posed, runs 4, 6, 15, 27.)
     acts += [_excerpt(plain, m.start(), m.end()) for m in _HAD_TO.finditer(plain)]
@@ -3463,6 +3533,24 @@ _BRUSHED_OFF = re.compile(
 )
 
 
+# A theft done well, told as the one robbed knowing: "You slip the key from the jailer's belt, and
+# it works. The jailer's eyes widen as he realizes that the key has unlocked a door" (other
+# words' run 1)
+_TAKING = re.compile(
+    r"\b(?:steal|steals|pick|picks|slip|slips|snatch|snatches|lift|lifts|pilfer|pilfers|"
+    r"pickpocket|pickpockets|swipe|swipes|palm|palms|filch|filches|pinch|pinches)\b"
+    r"(?! (?:the |a |an |my )?locks?\b)",
+    re.IGNORECASE,
+)
+_VICTIM_KNOWS = re.compile(
+    r"\b(?:he|she|they|the (?:jailer|captain|guard|courier|merchant|clerk|owner|mark|victim|"
+    r"man|woman))\s+(?:suddenly\s+|slowly\s+|quickly\s+)?(?:realizes?|realises?|realized|"
+    r"realised|notices?|noticed|discovers?|discovered|feels? (?:the|his|her|a) (?:tug|lightness|"
+    r"weight))\b(?! nothing\b)",
+    re.IGNORECASE,
+)
+
+
 def _turned_against(words: str, expect: Expectation) -> list[str]:
     """On a success, the model's words after the lead telling the world turned against you."""
     if expect.polarity != "success" or expect.outcome in DRAWS:
@@ -3479,6 +3567,8 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
             found.append(m)
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
+    if _TAKING.search(action):
+        found += _not_denied(words, _VICTIM_KNOWS.finditer(words))
     if _UNSEEN.search(action):
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
         found += _not_denied(words, _ATTENTION.finditer(words))

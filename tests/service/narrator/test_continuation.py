@@ -420,6 +420,31 @@ SEEN = [
      "You hear a loud crash as the door flies open, revealing a group of guards.", None),
     (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
      "The pick snaps inside the lock with a sharp crack.", None),
+    # other words' run 1 (scenarios never in the corpus). Roll Under: "If the result is less
+    # than your character's Ability score, the Action succeeds. Otherwise, it fails." What the
+    # player meant to send off the bridge, told gone off it on a failure:
+    (ROLL_UNDER_FAILURE, "I shove the ogre off the bridge",
+     "The ogre's heavy weight makes it hard to move, causing it to fall off the bridge.",
+     "outcome"),
+    (ROLL_UNDER_FAILURE, "I shove the ogre off the bridge",
+     "The ogre plants its feet and shoves you back toward the rail.", None),
+    # ... a theft done well told as the one robbed knowing, put somewhere the player never
+    # went, and a shot fired where the player only raised a pistol:
+    (STRONG_FACE_DANGER, "I slip the key from the jailer's belt",
+     "The jailer's eyes widen as he realizes that the key has unlocked a door.", "outcome"),
+    (STRONG_FACE_DANGER, "I slip the key from the jailer's belt",
+     "The jailer snores on, his belt a little lighter.", None),
+    (WEAK_FACE_DANGER, "I talk my way past the night watch",
+     "You are now standing at the edge of a treacherous cliff, your heart pounding.",
+     "player_agency"),
+    (WEAK_FACE_DANGER, "I raise my pistol as the raiders storm the beach",
+     "As you fire your pistol, the raiders' weapons explode in a blinding flash.", "player_agency"),
+    # ... and what stays the world's: entering the place the player set out to get into, the air
+    # thick with a feeling
+    (STORYTELLER_SUCCESS, "I sneak into the Elysium unseen",
+     "As you enter the Elysium, the air is thick with a sense of anticipation.", None),
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "You enter the secure room, feeling a sense of power and control.", "player_agency"),
 ]  # fmt: skip
 
 
