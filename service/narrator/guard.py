@@ -1249,7 +1249,14 @@ _WIN = (
     r"steep|great)\b|\b(?:lowers?|lowered|drops?|dropped|cuts?|reduces?|reduced|halves|halved) "
     r"(?:his|her|their|its|the) (?:asking )?(?:price|offer|demand)\b",
 )
+# driven off: "The alchemist, now visibly frustrated and angry, pushes you away with a wave of his
+# wand" on a tied haggle (third words' run 1)
+_DRIVEN_OFF = (
+    rf"\b(?:pushes|pushed|shoves|shoved|drives|drove|sends|sent|chases|chased|throws|threw|kicks|"
+    rf"kicked|orders|ordered) {_PC} (?:away|off|out)\b"
+)
 _LOSS = (
+    _DRIVEN_OFF,
     _LOST_CONTEST,
     _YOU_LOSE,
     _DEFEATED,
@@ -1492,7 +1499,9 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
 # erupts from the door, causing it to explode in your face" on a failed pick (run 30; read as run
 # 23's "the door shatters"). (Not where the player meant to keep it shut: _KEEPING_SHUT.)
 _BURSTS = re.compile(
-    r"\b(?P<object>[a-z' ]{2,30}?) (?:\w+ly )?(?:explodes?|exploded|to explode|shatters?|"
+    # ("it begins to break apart, revealing a hidden pipe", third words' run 1)
+    r"\b(?P<object>[a-z' ]{2,30}?) (?:\w+ly )?(?:(?:begins?|began|starts?|started|seems?) )?"
+    r"(?:explodes?|exploded|to explode|shatters?|"
     r"shattered|to shatter|splinters?|splintered|to splinter|bursts? open|burst apart|blows? open|"
     # (not swinging or flying open: "the door flies open, revealing a group of guards" is the
     # miss's danger coming through, run 12)
@@ -2126,7 +2135,9 @@ def _heart(character: str | None) -> re.Pattern[str]:
         # an emotion named on the body: "your eyes widen in terror" on a match miss (run 28; the
         # body's widening eyes alone are not one)
         rf"\b{whose} (?:eyes|face|hands|voice|breath|body|mind|stomach|knees|legs|skin|"
+        # ("your body shaking with pain and fear", third words' run 1)
         r"blood)\b[^.;:!?\n]{0,30}?\b(?:in|with) (?:sheer |pure |growing |sudden |utter )?"
+        r"(?:\w+ and )?"
         r"(?:terror|fear|horror|dread|panic|awe|joy|relief|despair|anger|rage|fury|shock|"
         r"disbelief|excitement|anticipation|wonder|delight|shame|guilt|pride|triumph)\b|"
         # "you manage to stay calm" (run 17): composure kept is a feeling told
@@ -3152,6 +3163,8 @@ def _during_the_attempt(
         # a pocket (stop 24's prompt trials)
     if verb in _STILL_TRYING:
         return True
+    if verb in ("descend", "descends") and "down" in stated:
+        return True  # "As you descend" after "I climb down the anchor chain" (third words' run 1)
     return (
         bool(rest)
         and after[len(clause) : len(clause) + 1] == ","
@@ -3200,6 +3213,12 @@ _NOW_SOMEWHERE = re.compile(
     r"\byou(?:'re| are) now (?:(?:standing|sitting|lying|perched|crouching|kneeling|hanging|"
     r"alone|stranded) )?(?:at|on|in|inside|atop|beside|before|outside|under|beneath) (?:the |a |"
     r"an )?(?P<place>[a-z' ]{3,40})",
+    re.IGNORECASE,
+)
+_WHICH_YOU = re.compile(
+    r"\b(?:which|that) you (?:then |quickly )?(?:use|used|take|took|grab|grabbed|pocket|"
+    r"pocketed|stash|stashed|load|loaded|spend|spent|carry|carried|pack|packed|hand|handed|"
+    r"give|gave|sell|sold|hide|hid|eat|ate|drink|drank|wear|wore|read|open|opened)\b",
     re.IGNORECASE,
 )
 _HAD_TO = re.compile(
@@ -3321,6 +3340,9 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     # acts told done: "The lock was too tight, and you had to use a wrench to loosen it" on a
     # failed pick (run 28). (Not "you must find a way": a problem posed, runs 4, 6, 15, 27.)
     acts += [_excerpt(plain, m.start(), m.end()) for m in _HAD_TO.finditer(plain)]
+    # ... or in a clause of the thing found: "You find a hidden stash of supplies inside the
+    # mill, which you use to gather more food and water for your journey" (third words' run 1)
+    acts += [_excerpt(plain, m.start(), m.end()) for m in _WHICH_YOU.finditer(plain)]
     if not any(w[:4] in stated for w in _BLOWS):
         # the character's blows told in the passive where the player struck none: "the first wave
         # of soldiers is quickly overwhelmed by your sharp sword" after "I draw my cutlass as the
@@ -3542,6 +3564,21 @@ _TAKING = re.compile(
     r"(?! (?:the |a |an |my )?locks?\b)",
     re.IGNORECASE,
 )
+_HIDING = re.compile(r"\b(?:hide|hides|hiding|conceal|conceals|lurk|lurks)\b", re.IGNORECASE)
+# Others calmed or rallied, told as panicking: "Kell rallies the frightened villagers" on a strong
+# hit told "the frightened villagers begin to panic and flee in terror" (third words' run 1).
+# (Not panic subsiding: "their panic subsides".)
+_CALMING = re.compile(
+    r"\b(?:calm|calms|steady|steadies|rally|rallies|reassure|reassures|soothe|soothes|comfort|"
+    r"comforts|inspire|inspires|settle|settles|hearten|heartens|quiet|quiets)\b",
+    re.IGNORECASE,
+)
+_PANIC_SPREADS = re.compile(
+    r"\b(?:panic|panics|panicked|panicking|flee|flees|fled|fleeing|scatter|scatters|scattered) "
+    r"(?:and|in|away|off|into|from|for)\b|\bin (?:terror|panic|a panic)\b|"
+    r"\b(?:begins?|began|start|starts|started) to (?:panic|flee|scatter|scream)\b",
+    re.IGNORECASE,
+)
 _VICTIM_KNOWS = re.compile(
     r"\b(?:he|she|they|the (?:jailer|captain|guard|courier|merchant|clerk|owner|mark|victim|"
     r"man|woman))\s+(?:suddenly\s+|slowly\s+|quickly\s+)?(?:realizes?|realises?|realized|"
@@ -3567,8 +3604,10 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
             found.append(m)
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
-    if _TAKING.search(action):
+    if _TAKING.search(action) or _HIDING.search(action):
         found += _not_denied(words, _VICTIM_KNOWS.finditer(words))
+    if _CALMING.search(action):
+        found += _not_denied(words, _PANIC_SPREADS.finditer(words))
     if _UNSEEN.search(action):
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
         found += _not_denied(words, _ATTENTION.finditer(words))

@@ -445,6 +445,33 @@ SEEN = [
      "As you enter the Elysium, the air is thick with a sense of anticipation.", None),
     (STORYTELLER_SUCCESS, "I hack the security terminal",
      "You enter the secure room, feeling a sense of power and control.", "player_agency"),
+    # third words' run 1: a hiding success told as found out, a failed wrench told as the grate
+    # breaking, fear named on the body, a rally told as panic, an act in a clause of the thing
+    # found, a tie told as being driven off ("In a Contest neither side wins a tie"), and going
+    # down what the player climbed down
+    (STRONG_FACE_DANGER, "I hide among the barrels to watch the smugglers unload",
+     "The smugglers' eyes widen as they realize the barrels are hiding them.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I wrench the iron grate off the drain",
+     "As you struggle to free the grate, it begins to break apart, revealing a hidden pipe.",
+     "outcome"),
+    (ROLL_UNDER_FAILURE, "I wrestle the troll for the stolen amulet",
+     "You fall to the ground, your body shaking with pain and fear.", "player_agency"),
+    (ROLL_UNDER_FAILURE, "I wrestle the troll for the stolen amulet",
+     "You fall to the ground, your body shaking with pain.", None),
+    (STRONG_FACE_DANGER, "Kell rallies the frightened villagers",
+     "As Kell's words echo through the village, the villagers begin to panic and flee in terror.",
+     "outcome"),
+    (STRONG_FACE_DANGER, "Kell rallies the frightened villagers",
+     "Their panic subsides, and a few pick up pitchforks.", None),
+    (GO_FORTH_SUCCESS, "I search the abandoned mill for supplies",
+     "A hidden stash of supplies lies inside the mill, which you use to gather more food.",
+     "player_agency"),
+    (GO_FORTH_TIE, "I haggle with the alchemist over the potion",
+     "The alchemist, now visibly frustrated and angry, pushes you away with a wave of his wand.",
+     "outcome"),
+    (WEAK_FACE_DANGER, "I climb down the anchor chain into the water",
+     "As you descend, the water becomes choppy and turbulent, making it difficult to navigate.",
+     None),
 ]  # fmt: skip
 
 

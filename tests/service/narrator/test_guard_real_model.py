@@ -137,6 +137,8 @@ REPORTED_ONLY = {
     "real_run28": "judged at 5955480, then tuned on: reported",
     "real_run29": "judged at 42af837, then its false alarms mended: reported",
     "real_run30": "judged at fcfb85e, then tuned on: reported",
+    "real_other1": "other words for the corpus rolls, judged at fcfb85e, then tuned on: reported",
+    "real_third1": "a third set of words, judged at a2fb3f5, then tuned on: reported",
 }
 
 
