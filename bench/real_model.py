@@ -186,7 +186,45 @@ THIRD_ACTIONS: list[str] = [
     "I slip past the ghouls in the sewer unseen",
     "I resist the siren's song",
 ]
-assert len(OTHER_ACTIONS) == len(NARRATE) == len(THIRD_ACTIONS)
+# ... and a fourth (``--actions fourth``)
+FOURTH_ACTIONS: list[str] = [
+    "I jump from the pier onto the departing sloop",
+    "I cling to the rigging through the squall",
+    "I row against the current to reach the island",
+    "I thread the reef passage with the pursuers behind us",
+    "I scout the harbour defences from a rowboat",
+    "I lie in wait in the mangroves for the patrol",
+    "I question the tavern keeper about the missing crew",
+    "I talk the customs officer into ignoring our cargo",
+    "I batter down the cellar door",
+    "I persuade the abbess to open the archive",
+    "I coax the stable boy into saddling the horse",
+    "I slip the guard's keys from his belt before he wakes",
+    "I tear the chains from the wall",
+    "I call on the blood to hear the dead speak",
+    "I leap the chasm to the far ledge",
+    "I force the rusted portcullis winch",
+    "I bring my hammer down on the skeleton's skull",
+    "I loose a bolt at the harpy",
+    "I out-drink the mercenary captain",
+    "I shadow the hunter through the cemetery",
+    "I hotwire the getaway car",
+    "I scale the cathedral facade in the rain",
+    "I stare down the Brujah enforcer",
+    "I roll under the closing gate",
+    "I hold my breath in the flooded tunnel",
+    "I strike the necromancer with my mace",
+    "I tug the rope against the giant in a contest of strength",
+    "Kell steadies the wounded ranger",
+    "I palm the signet ring from the magistrate's desk",
+    "I brace my shield as the cavalry charges",
+    "I squeeze through the collapsed tunnel",
+    "I hunt the deer through the snowy forest",
+    "I haggle with the fence over the stolen jewels",
+    "I sneak past the sleeping dragon",
+    "I dodge the falling rocks in the pass",
+]
+assert len(OTHER_ACTIONS) == len(NARRATE) == len(THIRD_ACTIONS) == len(FOURTH_ACTIONS)
 
 SPARKS: list[dict[str, Any]] = [
     {"system": "sundered_isles", "table": "pay_the_price", "situation": "Kell failed to slip past the patrol", "character": "Kell", "seed": 1},
@@ -388,7 +426,9 @@ def run_narrate(run: Run) -> None:
         if i < run.narrate_from:
             continue
         if run.other_actions:
-            action = (THIRD_ACTIONS if run.other_actions == "third" else OTHER_ACTIONS)[i]
+            action = {"other": OTHER_ACTIONS, "third": THIRD_ACTIONS, "fourth": FOURTH_ACTIONS}[
+                run.other_actions
+            ][i]
         resolution = find_seed(run.client, system, kind, params, outcome, match)
         body = {"resolution": resolution, "action": action, "character": CHAR}
         status, data, secs = run.post("/v1/narrate", body)
@@ -529,7 +569,7 @@ def main() -> None:
     parser.add_argument("--narrate-from", type=int, default=0, help="skip the first N narrations")
     parser.add_argument(
         "--actions",
-        choices=["corpus", "other", "third"],
+        choices=["corpus", "other", "third", "fourth"],
         default="corpus",
         help="the narrations' words: the corpus's, or other words for the same rolls",
     )
