@@ -1469,7 +1469,7 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
         for m in meant.finditer(sentence) if meant else ():
             if not _NEGATION.search(sentence[: m.start()]):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
-        if not _KEEPING_SHUT.search(expect.action):
+        if _BREAKING_IN.search(expect.action) and not _KEEPING_SHUT.search(expect.action):
             for m in _BURSTS.finditer(sentence):
                 words = re.findall(r"[a-z]{2,}", m.group("object").lower())
                 thing = words[-1] if words else ""
@@ -1477,8 +1477,9 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
                     w[:5] in sought for w in re.findall(r"[a-z]{4,}", sentence[: m.start()])
                 ):
                     thing = "the thing named before"  # "... from the door, causing it to explode"
-                elif thing[:5] not in sought:
-                    continue
+                elif not any(w[:5] in sought for w in words if len(w) >= 4):
+                    continue  # (the thing anywhere before the verb: "the cellar door shakes
+                    # violently and cracks open", fourth words' run 1)
                 if not _NEGATION.search(sentence[: m.start()]):
                     hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
         if sent := _sent_there(expect.action):
@@ -1498,6 +1499,14 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
 # What the player tried to get through, told broken open on a failure: "a loud hiss of steam
 # erupts from the door, causing it to explode in your face" on a failed pick (run 30; read as run
 # 23's "the door shatters"). (Not where the player meant to keep it shut: _KEEPING_SHUT.)
+# (only where getting through or open was the attempt: not "The galleon's hull cracks open" after
+# "I cut the mooring lines and let the galleon drift", run 22)
+_BREAKING_IN = re.compile(
+    r"\b(?:force|forces|pick|picks|break|breaks|batter|batters|wrench|wrenches|open|opens|kick|"
+    r"kicks|smash|smashes|pry|prise|prize|unlock|unlocks|bash|bashes|ram|rams|tear|tears|rip|rips|"
+    r"lever|levers|shoulder|shoulders)\b",
+    re.IGNORECASE,
+)
 _BURSTS = re.compile(
     # ("it begins to break apart, revealing a hidden pipe", third words' run 1)
     r"\b(?P<object>[a-z' ]{2,30}?) (?:\w+ly )?(?:(?:begins?|began|starts?|started|seems?) )?"
@@ -1507,7 +1516,7 @@ _BURSTS = re.compile(
     # miss's danger coming through, run 12)
     r"blew open|gives? way|gave way|"
     r"to give way|breaks? (?:open|apart|free)|broke (?:open|apart|free)|to break (?:open|apart|"
-    r"free)|clicks? open|clicked open|"
+    r"free)|clicks? open|clicked open|cracks? open|cracked open|to crack open|"
     r"comes? loose|came loose)\b",
     re.IGNORECASE,
 )
@@ -1974,7 +1983,10 @@ _EMOTION = (
     r"anger|angry|rage|fury|furious|guilt|guilty|shame|ashamed|despair|joy|pride|proud|resolve|"
     r"determination|determined|sadness|sad|grief|sorrow|regret|doubt|confident|confidence|"
     r"scared|anxious|anxiety|nervous|uneasy|unease|elated|triumphant|satisfaction|satisfied|"
-    r"excitement|excited|thrill|surge|pang|rush|wave|sense of|glimmer|spark|flicker|stab|"
+    # (not the water's: "You feel a rush of cold water", fourth words' run 1)
+    r"excitement|excited|thrill|(?:surge|rush|wave)(?! of (?:\w+ )?(?:water|air|wind|heat|cold|"
+    r"warmth|spray|seawater|rain|current|waves|sand|dust|smoke))|pang|sense of|glimmer|spark|"
+    r"flicker|stab|"
     r"tinge|twinge|knot|longing|love|hatred|hate|disgust|envy|jealous|jealousy|lonely|"
     r"loneliness|ready|brave|courage|emboldened|encouraged|hopeless|helpless|defeated|"
     r"overwhelmed|humbled|grateful|gratitude|sympathy|pity|remorse|compassion|a need|an urge|"
@@ -1987,7 +1999,8 @@ _EMOTION = (
 _MOOD = (
     r"(?!(?:the|its|his|her|their|your|every|each|something|nothing)\b)(?:(?:a|an)\s+"
     r"(?:\w+\s+)?(?:mix|mixture|sense|wave|surge|rush|pang|flood|flush|moment|feeling|hint|"
-    r"touch|twinge|knot|jolt|glimmer|flicker|tinge|swell)\s+of\b|(?:\w+\s+)?\w{3,}(?:ed|ful|ous|"
+    r"touch|twinge|knot|jolt|glimmer|flicker|tinge|swell)\s+of\b(?!\s+(?:\w+\s+)?(?:water|air|"
+    r"wind|heat|cold|warmth|spray|seawater|rain|current|waves|sand|dust|smoke)\b)|(?:\w+\s+)?\w{3,}(?:ed|ful|ous|"
     r"less|ive|ent|ant|ic|ish)\b|unsure|uncertain|lost|alone|happy|unhappy|sorry|wary|worried)"
 )
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
@@ -3081,6 +3094,7 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
 
 
 _STILL_TRYING = _word_set("attempt attempts try tries")
+_HELPING = _word_set("help helps aid aids assist assists tend tends support supports")
 _YOUR_BLOWS = re.compile(
     r"\b(?:overwhelmed|cut down|struck down|felled|slain|killed|routed|driven back|beaten|"
     r"defeated|slashed|stabbed|run through|hacked|impaled) by (?:your|the character's) "
@@ -3301,6 +3315,12 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             continue
         if verb[:4] in stated or _OTHERS_WISH.search(plain[: m.start("who")]):
             continue
+        if verb in _HELPING and any(
+            w[:4] in stated
+            for w in re.findall(r"[a-z]{4,}", plain[m.end() : m.end() + 30].lower())[:3]
+        ):
+            continue  # the attempt in other words: "Kell helps the wounded ranger, stabilizing him"
+            # for "Kell steadies the wounded ranger" (fourth words' run 1)
         framing = m.group("verb").lower()  # "as you attempt to maneuver ...": the attempt's own
         if _during_the_attempt(
             plain[: m.start("who")], framing if framing in _STILL_TRYING else verb,
@@ -3506,6 +3526,21 @@ _SOUGHT = re.compile(
     r"his |her |their |your )?(?P<thing>[a-z'-]+(?: [a-z'-]+){0,3})",
     re.IGNORECASE,
 )
+# A weak hit at getting through is being through, at a cost: "You squeeze through the collapsed
+# tunnel, but not without a cost. You find yourself trapped in a narrow, dark tunnel with no exit"
+# (fourth words' run 1) undoes it.
+_GETTING_THROUGH = re.compile(
+    r"\b(?:squeeze|squeezes|slip|slips|push|pushes|force|forces|make|makes|get|gets|crawl|"
+    r"crawls|wriggle|wriggles|wade|wades|swim|swims|cut|cuts|fight|fights|run|runs|dash|dashes|"
+    r"sprint|sprints|escape|escapes|break|breaks) (?:my way |your way |our way )?(?:through|out|"
+    r"past|across|free)\b",
+    re.IGNORECASE,
+)
+_NO_WAY_ON = re.compile(
+    r"\b(?:trapped|stuck|pinned|cornered|cut off|walled in|sealed in)\b|\bno (?:way out|exit|"
+    r"escape|way through|way forward)\b",
+    re.IGNORECASE,
+)
 _TAKEN_FROM_YOU = re.compile(
     r"\b(?:missing|gone|taken|stolen) from your (?:inventory|pack|bag|satchel|belongings|"
     r"possessions?|pockets?|hands?|belt)\b",
@@ -3638,6 +3673,11 @@ def _with_continuation(
         if expect.polarity == "mixed" and _CLIMBING.search(expect.action or "")
         else []
     )
+    if expect.polarity == "mixed" and _GETTING_THROUGH.search(expect.action or ""):
+        undone += [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, _NO_WAY_ON.finditer(words))
+        ]
     if expect.polarity in ("success", "mixed"):
         undone += [
             _excerpt(words, m.start(), m.end())

@@ -472,6 +472,19 @@ SEEN = [
     (WEAK_FACE_DANGER, "I climb down the anchor chain into the water",
      "As you descend, the water becomes choppy and turbulent, making it difficult to navigate.",
      None),
+    # fourth words' run 1: a failed battering told as the door cracking open, a weak hit at
+    # squeezing through told as trapped ("On a weak hit, you succeed, but not without a
+    # cost"); the water's rush and the attempt in other words stay
+    (ROLL_UNDER_FAILURE, "I batter down the cellar door",
+     "As you push harder, the cellar door shakes violently and cracks open.", "outcome"),
+    (WEAK_FACE_DANGER, "I squeeze through the collapsed tunnel",
+     "You find yourself trapped in a narrow, dark tunnel with no exit.", "outcome"),
+    (WEAK_FACE_DANGER, "I squeeze through the collapsed tunnel",
+     "Loose stones scrape your arms raw on the way out.", None),
+    (ROLL_UNDER_FAILURE, "I hold my breath in the flooded tunnel",
+     "You feel a rush of cold water and the tunnel starts to collapse.", None),
+    (STRONG_FACE_DANGER, "Kell steadies the wounded ranger",
+     "Kell helps the wounded ranger, stabilizing him and ensuring his safety.", None),
 ]  # fmt: skip
 
 
