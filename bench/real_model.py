@@ -224,7 +224,58 @@ FOURTH_ACTIONS: list[str] = [
     "I sneak past the sleeping dragon",
     "I dodge the falling rocks in the pass",
 ]
-assert len(OTHER_ACTIONS) == len(NARRATE) == len(THIRD_ACTIONS) == len(FOURTH_ACTIONS)
+# ... and a fifth (``--actions fifth``)
+FIFTH_ACTIONS: list[str] = [
+    "I swing from the chandelier onto the smugglers' table",
+    "I haul myself up the slick hull",
+    "I sail through the storm to reach port before dawn",
+    "I slip between the patrol boats under cover of fog",
+    "I study the enemy fleet's formation from the clifftop",
+    "I wait in ambush behind the dunes for the landing party",
+    "I interrogate the captured pirate about the treasure",
+    "I convince the governor to pardon my crew",
+    "I kick open the barred shutters",
+    "I enchant the baroness at the masquerade",
+    "I sweet-talk the gravedigger into opening the tomb",
+    "I grab the relic before the priest sees me",
+    "I break the werewolf's grip on my throat",
+    "I call on the blood to command the rats",
+    "I jump across the rooftops to the tower",
+    "I pry open the sealed sarcophagus",
+    "I cleave the orc's shield with my greataxe",
+    "I fling a spear at the charging boar",
+    "I wrestle the bandit for the reins",
+    "I follow the vampire's trail through the catacombs",
+    "I crack the safe in the mayor's office",
+    "I leap from the speeding train",
+    "I outwit the Nosferatu in a game of riddles",
+    "I dive away from the fireball",
+    "I keep my footing on the crumbling stairs",
+    "I swing my flail at the goblin shaman",
+    "I push the cultist back from the altar",
+    "Kell reassures the weeping child",
+    "I pocket the map from the captain's table",
+    "I level my musket as the boarders swarm aboard",
+    "I climb the ruined aqueduct",
+    "I scout the ridge for the orc warband",
+    "I haggle with the merchant over the silk",
+    "I creep past the sleeping guards",
+    "I leap the spiked pit",
+]
+assert (
+    len(NARRATE)
+    == len(OTHER_ACTIONS)
+    == len(THIRD_ACTIONS)
+    == len(FOURTH_ACTIONS)
+    == len(FIFTH_ACTIONS)
+)
+
+OTHER_WORDS = {
+    "other": OTHER_ACTIONS,
+    "third": THIRD_ACTIONS,
+    "fourth": FOURTH_ACTIONS,
+    "fifth": FIFTH_ACTIONS,
+}
 
 SPARKS: list[dict[str, Any]] = [
     {"system": "sundered_isles", "table": "pay_the_price", "situation": "Kell failed to slip past the patrol", "character": "Kell", "seed": 1},
@@ -426,9 +477,7 @@ def run_narrate(run: Run) -> None:
         if i < run.narrate_from:
             continue
         if run.other_actions:
-            action = {"other": OTHER_ACTIONS, "third": THIRD_ACTIONS, "fourth": FOURTH_ACTIONS}[
-                run.other_actions
-            ][i]
+            action = OTHER_WORDS[run.other_actions][i]
         resolution = find_seed(run.client, system, kind, params, outcome, match)
         body = {"resolution": resolution, "action": action, "character": CHAR}
         status, data, secs = run.post("/v1/narrate", body)
@@ -569,7 +618,7 @@ def main() -> None:
     parser.add_argument("--narrate-from", type=int, default=0, help="skip the first N narrations")
     parser.add_argument(
         "--actions",
-        choices=["corpus", "other", "third", "fourth"],
+        choices=["corpus", *OTHER_WORDS],
         default="corpus",
         help="the narrations' words: the corpus's, or other words for the same rolls",
     )
