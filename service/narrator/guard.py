@@ -475,6 +475,8 @@ def _excerpt(text: str, start: int, end: int) -> str:
 _NEGATION = re.compile(
     r"\b(?:not|never|no longer|hardly|n't|fails? to|failed to|no one|no-one|nobody|not a soul|"
     r"none of them)\s+(?:\w+\s+)?$"
+    # ... or refused: "The harbourmaster's refusal to let you dock without a cost" (run 31)
+    r"|\brefus\w* to (?:\w+\s+){0,4}$"
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|should|would|could|might|may|will|can|must|shall|lest|what|"
@@ -1599,6 +1601,13 @@ _OPENING_WAY = re.compile(
 )
 
 
+_SEEN_ONLY = re.compile(
+    r"(?:'|\.\.\.|…)?\s*(?:sees?|saw|spots?|spotted|notices?|noticed|recogni[sz](?:es|ed|e))\s+\w+"
+    r"\s*(?:'|\.\.\.|…)?$",
+    re.IGNORECASE,
+)
+
+
 def _check_outcome(
     text: _Text, expect: Expectation, pronouns: list[int], complete: bool = True
 ) -> GuardCheck:
@@ -1626,7 +1635,12 @@ def _check_outcome(
         # events alone decide only where nothing in the narration tells the success
         told = live(lex.success) or live(lex.triumph) or live(lex.event_success)
         if complete and not setbacks and not told:
-            report("failure (through events)", live(lex.event_harm))
+            harmed = live(lex.event_harm)
+            if not _UNSEEN.search(expect.action or ""):
+                # seen is no harm where going unseen was not the attempt: "The crew's fear
+                # subsides as they see Kell standing by, reassuring them" (run 31)
+                harmed = [h for h in harmed if not _SEEN_ONLY.match(h.words)]
+            report("failure (through events)", harmed)
     elif polarity == "mixed":
         report("a plain failure", live(lex.failure))
         report("a success without cost", live(lex.triumph))
@@ -1985,7 +1999,8 @@ _EMOTION = (
     r"scared|anxious|anxiety|nervous|uneasy|unease|elated|triumphant|satisfaction|satisfied|"
     # (not the water's: "You feel a rush of cold water", fourth words' run 1)
     r"excitement|excited|thrill|(?:surge|rush|wave)(?! of (?:\w+ )?(?:water|air|wind|heat|cold|"
-    r"warmth|spray|seawater|rain|current|waves|sand|dust|smoke))|pang|sense of|glimmer|spark|"
+    r"warmth|spray|seawater|rain|current|waves|sand|dust|smoke|pain|agony))|pang|sense of|"
+    r"glimmer|spark|"
     r"flicker|stab|"
     r"tinge|twinge|knot|longing|love|hatred|hate|disgust|envy|jealous|jealousy|lonely|"
     r"loneliness|ready|brave|courage|emboldened|encouraged|hopeless|helpless|defeated|"
@@ -2000,7 +2015,7 @@ _MOOD = (
     r"(?!(?:the|its|his|her|their|your|every|each|something|nothing)\b)(?:(?:a|an)\s+"
     r"(?:\w+\s+)?(?:mix|mixture|sense|wave|surge|rush|pang|flood|flush|moment|feeling|hint|"
     r"touch|twinge|knot|jolt|glimmer|flicker|tinge|swell)\s+of\b(?!\s+(?:\w+\s+)?(?:water|air|"
-    r"wind|heat|cold|warmth|spray|seawater|rain|current|waves|sand|dust|smoke)\b)|(?:\w+\s+)?\w{3,}(?:ed|ful|ous|"
+    r"wind|heat|cold|warmth|spray|seawater|rain|current|waves|sand|dust|smoke|pain|agony)\b)|(?:\w+\s+)?\w{3,}(?:ed|ful|ous|"
     r"less|ive|ent|ant|ic|ish)\b|unsure|uncertain|lost|alone|happy|unhappy|sorry|wary|worried)"
 )
 _FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
@@ -2811,7 +2826,10 @@ def _death(character: str | None) -> re.Pattern[str]:
         rf"are killed|is killed|was killed|were killed|breathe your last|breathes (?:his|her|their) "
         rf"last)|(?:you)\b[^.;:!?,]{{0,50}}? and (?:then )?(?:drown|die)|(?:kills?|killed|killing) "
         rf"(?:{who})\b(?! (?:almost|nearly))|(?:to|meet|meets|met) (?:your|his|her|their) "
-        r"(?:death|doom|end)|falls? to (?:your|his|her|their) death)\b",
+        r"(?:death|doom|end)|falls? to (?:your|his|her|their) death|"
+        # "You fall off the ledge, breaking your neck" (run 31)
+        r"(?:break|breaks|breaking|broke|snap|snaps|snapping|snapped) (?:your|his|her|their) "
+        r"neck|(?:your|his|her|their) neck (?:breaks|snaps|broke|snapped))\b",
         re.IGNORECASE,
     )
 
@@ -3256,6 +3274,13 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     # the player's words, and a table's rolled rows ("You face a tough choice" tells the row)
     said_before = " ".join([expect.action or "", *expect.rows]).lower()
     stated = {w[:4] for w in re.findall(r"[a-z]{3,}", said_before)}
+    # the place the player set out for ("I climb the broken stair to the bell tower")
+    reaching = frozenset(
+        m.group(1)[:5]
+        for m in re.finditer(r"\bto (?:the |a |an |my |our )?(?:\w+ )?([a-z]{4,})\b", said_before)
+    ) | frozenset(
+        m.group(1)[:5] for m in re.finditer(r"\bto (?:the |a |an )?([a-z]{4,})\b", said_before)
+    )
     # the place the player set out to get into ("I sneak into the Elysium unseen")
     entering = frozenset(
         m.group(1)[:5]
@@ -3315,6 +3340,12 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             continue
         if verb[:4] in stated or _OTHERS_WISH.search(plain[: m.start("who")]):
             continue
+        if verb in ("approach", "approaches") and any(
+            w[:5] in reaching
+            for w in re.findall(r"[a-z]{4,}", plain[m.end() : m.end() + 30].lower())[:3]
+        ):
+            continue  # the place the player set out for: "You approach the bell tower cautiously"
+            # after "I climb the broken stair to the bell tower" (run 31)
         if verb in _HELPING and any(
             w[:4] in stated
             for w in re.findall(r"[a-z]{4,}", plain[m.end() : m.end() + 30].lower())[:3]

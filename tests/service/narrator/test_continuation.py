@@ -485,6 +485,22 @@ SEEN = [
      "You feel a rush of cold water and the tunnel starts to collapse.", None),
     (STRONG_FACE_DANGER, "Kell steadies the wounded ranger",
      "Kell helps the wounded ranger, stabilizing him and ensuring his safety.", None),
+    # run 31: death told as a broken neck (Roll Under: "If Brawn is reduced to zero, your
+    # character dies": the engine's to say); what stays: pain's rush, terms refused, being seen
+    # where hiding was not the attempt, approaching the place climbed to
+    (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
+     "You fall off the ledge, breaking your neck.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I attack the skeleton guarding the reliquary",
+     "The skeleton's sharp claws pierce your armor, and you feel a rush of pain.", None),
+    (WEAK_FACE_DANGER, "I try to convince the harbourmaster to let us dock",
+     "The harbourmaster's refusal to let you dock without a cost is a complication.", None),
+    (STRONG_FACE_DANGER, "Kell steadies the frightened crew",
+     "The crew's fear subsides as they see Kell standing by.", None),
+    (GO_FORTH_SUCCESS, "I climb the broken stair to the bell tower",
+     "You approach the bell tower cautiously, your heart pounding in your chest.", None),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "You approach the marsh with caution, but the goblins are quick to follow behind.",
+     "player_agency"),
 ]  # fmt: skip
 
 

@@ -140,6 +140,7 @@ REPORTED_ONLY = {
     "real_other1": "other words for the corpus rolls, judged at fcfb85e, then tuned on: reported",
     "real_third1": "a third set of words, judged at a2fb3f5, then tuned on: reported",
     "real_fourth1": "a fourth set of words, judged at 3ca8f07, then tuned on: reported",
+    "real_run31": "judged at 3ca8f07, then tuned on: reported",
 }
 
 
