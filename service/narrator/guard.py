@@ -3028,7 +3028,9 @@ _FELT = (
     r"miracle|triumph|victory|lifetime|eternity|homecoming|blessing)\b|"
     # (up to three words before: "a symbol of your strength and determination", stop 24's
     # prompt trials)
-    r"\b(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of (?:\w+ ){0,3}?"
+    # ("a testament to your ingenuity and determination", sixth words' run 1)
+    r"\b(?:(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of|"
+    r"testament to|tribute to|proof of) (?:\w+ ){0,3}?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
     r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory|"
@@ -3125,6 +3127,7 @@ _DIRECTING = _word_set(
     "lead leads led order orders ordered command commands commanded tell tells told signal "
     "signals signalled rally rallies rallied guide guides guided urge urges urged"
 )
+_DODGING = re.compile(r"\b(?:dodg|duck|jump|leap|dive|roll|sidestep|side-step)", re.IGNORECASE)
 _GETTING_CLEAR = re.compile(
     r"\b(?:dodg|escap|evad|avoid|flee|fled|surviv|duck|jump|leap|run|hide|slip)", re.IGNORECASE
 )
@@ -3311,13 +3314,17 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             then := re.match(r"\s+to\s+([a-z]+)", plain[m.end() :], re.IGNORECASE)
         ):  # "you manage to dodge and make it through the fog bank" (run 13): what is managed,
             # unless it is getting clear ("The portcullis drops, and you manage to escape", run 10)
-            if then.group(1).lower() in ("escape", "avoid", "evade", "survive") and not (
+            managed = then.group(1).lower()
+            if managed in ("escape", "avoid", "evade", "survive", "dodge") and not (
                 # not after a success at something else: "You vault the table and strike at
                 # the bandit chief, and it works. The bandit chief's guards rush to the scene,
                 # but you manage to escape with your life" (stop 24's prompt trials)
                 expect.polarity == "success" and not _GETTING_CLEAR.search(expect.action or "")
             ):
-                continue
+                if managed != "dodge" or _DODGING.search(expect.action or ""):
+                    continue  # (a dodge only where one was the attempt: "you manage to dodge and
+                    # avoid the collision" for "I jump aside from the charging bull", sixth
+                    # words' run 1; not for hiding in a fog bank, run 13)
             verb = then.group(1).lower()
         if verb in ("try", "tries", "tried", "attempt", "attempts", "attempted", "begin", "begins",
                     "began", "start", "starts"):  # fmt: skip

@@ -501,6 +501,16 @@ SEEN = [
     (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
      "You approach the marsh with caution, but the goblins are quick to follow behind.",
      "player_agency"),
+    # sixth words' run 1: determination told as a testament (a feeling told); a dodge managed
+    # where a dodge was the attempt, and not where hiding was
+    (STRONG_FACE_DANGER, "I comb the shipwright's records for the stolen design",
+     "The shipwright's records are now a testament to your ingenuity and determination.",
+     "player_agency"),
+    (ROLL_UNDER_SUCCESS, "I jump aside from the charging bull",
+     "The bull's hooves stampede, but you manage to dodge and avoid the collision.", None),
+    (STRONG_FACE_DANGER, "I hide in the fog bank and wait for the cutter",
+     "As the cutter approaches, you manage to dodge and make it through the fog bank unharmed.",
+     "player_agency"),
 ]  # fmt: skip
 
 

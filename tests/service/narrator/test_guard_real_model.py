@@ -141,6 +141,7 @@ REPORTED_ONLY = {
     "real_third1": "a third set of words, judged at a2fb3f5, then tuned on: reported",
     "real_fourth1": "a fourth set of words, judged at 3ca8f07, then tuned on: reported",
     "real_run31": "judged at 3ca8f07, then tuned on: reported",
+    "real_sixth1": "a sixth set of words, judged at fd13845, then tuned on: reported",
 }
 
 
