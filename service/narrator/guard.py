@@ -3315,16 +3315,20 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         ):  # "you manage to dodge and make it through the fog bank" (run 13): what is managed,
             # unless it is getting clear ("The portcullis drops, and you manage to escape", run 10)
             managed = then.group(1).lower()
-            if managed in ("escape", "avoid", "evade", "survive", "dodge") and not (
+            if (
+                managed in ("escape", "avoid", "evade", "survive", "dodge")
                 # not after a success at something else: "You vault the table and strike at
                 # the bandit chief, and it works. The bandit chief's guards rush to the scene,
                 # but you manage to escape with your life" (stop 24's prompt trials)
-                expect.polarity == "success" and not _GETTING_CLEAR.search(expect.action or "")
+                and not (
+                    expect.polarity == "success" and not _GETTING_CLEAR.search(expect.action or "")
+                )
+                # a dodge only where one was the attempt: "you manage to dodge and avoid the
+                # collision" for "I jump aside from the charging bull" (sixth words' run 1),
+                # not for hiding in a fog bank (run 13)
+                and (managed != "dodge" or _DODGING.search(expect.action or ""))
             ):
-                if managed != "dodge" or _DODGING.search(expect.action or ""):
-                    continue  # (a dodge only where one was the attempt: "you manage to dodge and
-                    # avoid the collision" for "I jump aside from the charging bull", sixth
-                    # words' run 1; not for hiding in a fog bank, run 13)
+                continue
             verb = then.group(1).lower()
         if verb in ("try", "tries", "tried", "attempt", "attempts", "attempted", "begin", "begins",
                     "began", "start", "starts"):  # fmt: skip
