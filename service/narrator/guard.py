@@ -1390,7 +1390,14 @@ _UNHURT = re.compile(
     r"\b(?:arrows?|bolts?|shots?|bullets?|spears?|stones?|darts?|blows?|swings?|axe|blades?)\b"
     r"[^.;:!?\n]{0,60}?\b(?:into|hits?|hit|strikes?|struck|thuds? into|lodges? in|buries itself "
     r"in) (?:the|a|an) (?:\w+ )?(?:ground|tree|trunk|dirt|mud|wall|floor|earth|post|dust|"
-    r"water|sand|rock)\b"
+    r"water|sand|rock)\b|"
+    # ... or on a shield: "The bandit archer raises his shield, but the axe's edge catches a
+    # crack in the wood" (seventh words' run 1)
+    r"\b(?:raises?|raised|lifts?|lifted|brings? up|brought up|throws? up|threw up) (?:his|her|"
+    r"its|their) shield\b|\b(?:blocks?|blocked|parr(?:ies|ied|y)|deflects?|deflected) (?:it|the "
+    r"(?:blow|strike|shot|arrow|bolt|axe|blade|spear))\b|\b(?:catches|caught|lodges? in|bites? "
+    r"into|sticks? in|thuds? into) (?:the |his |her |its |their )?(?:\w+ )?(?:shield|wood|"
+    r"buckler)\b"
 )
 _CHARACTER_NEAR = re.compile(r"\b(?:you|your|you're)\b[^,;]{0,25}$")
 
@@ -2812,7 +2819,7 @@ _HARMS_YOU = re.compile(
     r"pierced|bitten|slashed|gored|impaled)\b|"
     r"\b(?:pierces?|pierced|strikes?|struck|hits?|wounds?|wounded|stabs?|stabbed|slashes?|"
     r"slashed|bites?|bit|gores?|gored) (?:you|your (?:chest|arm|leg|shoulder|side|back|head|body|"
-    r"hand|neck|thigh|flank))\b|"
+    r"hand|neck|thigh|flank|armou?r|gut|stomach|face))\b|"
     r"\byou (?:fall|fell|collapse|collapsed|crumple|crumpled|drop|dropped) to the (?:ground|floor)\b",
     re.IGNORECASE,
 )
@@ -3373,6 +3380,20 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             r"\s+(?:across|upon)\b", plain[m.end() :]
         ):
             continue  # "You come across a small clearing" (run 14): a finding
+        if verb in ("encounter", "encounters", "meet", "meets") and not expect.rows:
+            continue  # ... and a meeting: "You encounter a group of local farmers" on the trail
+            # followed (seventh words' run 1)
+        if (
+            verb in ("step", "steps")
+            and (
+                onto := re.match(
+                    r"\s+(?:onto|on|upon) (?:the |a |an )?(?:\w+ )?([a-z]{4,})", plain[m.end() :]
+                )
+            )
+            and onto.group(1)[:4].lower() in stated
+        ):
+            continue  # what the player crossed, stepped on: "You step onto the bridge" after "I
+            # cross the rickety rope bridge" (seventh words' run 1)
         if verb in _SPARED and re.match(r"\s+being\b", plain[m.end() :]):
             continue  # "You narrowly avoid being cut by the enemy's grappling hook" (run 16)
         if verb in _PLACED_OR_REACHING and _taken_somewhere(verb, plain[m.end() :], expect):
@@ -3520,7 +3541,11 @@ _ATTENTION = re.compile(
     r"\byou (?:are|were|have been) (?:\w+ )?(?:noticed|spotted|seen|detected|discovered|"
     r"recognized|recognised|sensed)\b|"
     r"\b(?:notices?|noticed|spots?|spotted|detects?|detected|senses?|sensed|recognizes?|"
-    r"recognized|recognises?|recognised) (?:you|your presence)\b",
+    r"recognized|recognises?|recognised) (?:you|your presence)\b|"
+    # "The Toreador, intrigued by your shadow, steps forward" on a shadowing success (seventh
+    # words' run 1)
+    r"\b(?:intrigued|startled|alerted|alarmed|distracted|drawn|attracted|disturbed|roused) by "
+    r"(?:your|the sound of your|the sight of your) \w+",
     re.IGNORECASE,
 )
 # ... and not where it is denied: "no one notices you", "without drawing attention"
@@ -3583,6 +3608,29 @@ _NO_WAY_ON = re.compile(
     r"escape|way through|way forward)\b",
     re.IGNORECASE,
 )
+# What the player asked for, told refused when it was granted: "You bribe the dockmaster to
+# forget our arrival, but not without a cost. The dockmaster's refusal to forget our arrival is a
+# complication" (seventh words' run 1)
+_ASKED_TO = re.compile(
+    r"\b(?:bribe|bribes|convince|convinces|persuade|persuades|talk|talks|coax|coaxes|cajole|"
+    r"cajoles|beg|begs|ask|asks|charm|charms|beguile|beguiles|sweet-talk|sweet-talks|flatter|"
+    r"flatters|urge|urges|get|gets)\b[^.;!?]{0,40}?\b(?:to|into) (?:\w+ing )?(?P<verb>[a-z]{3,})",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=64)
+def _refused(action: str) -> re.Pattern[str] | None:
+    verbs = {m.group("verb")[:4].lower() for m in _ASKED_TO.finditer(action)} - {"the", "let"}
+    if not verbs:
+        return None
+    stems = "|".join(re.escape(v) for v in sorted(verbs))
+    return re.compile(
+        rf"\b(?:refus\w*|declin\w*|won't|will not|would not|wouldn't) (?:to )?(?:\w+ )?(?:{stems})\w*",
+        re.IGNORECASE,
+    )
+
+
 _TAKEN_FROM_YOU = re.compile(
     r"\b(?:missing|gone|taken|stolen) from your (?:inventory|pack|bag|satchel|belongings|"
     r"possessions?|pockets?|hands?|belt)\b",
@@ -3660,7 +3708,10 @@ _VICTIM_KNOWS = re.compile(
     r"\b(?:he|she|they|the (?:jailer|captain|guard|courier|merchant|clerk|owner|mark|victim|"
     r"man|woman))\s+(?:suddenly\s+|slowly\s+|quickly\s+)?(?:realizes?|realises?|realized|"
     r"realised|notices?|noticed|discovers?|discovered|feels? (?:the|his|her|a) (?:tug|lightness|"
-    r"weight))\b(?! nothing\b)",
+    r"weight)|wakes?|woke|awakens?|awoke|stirs? awake)\b(?! nothing\b)|"
+    # "The jailer's eyes widen, and he scrambles to get out of bed" after filching his key (seventh
+    # words' run 1)
+    r"\b(?:eyes|eye) (?:widen|widened|snap open|snapped open|fly open|flew open|open|opened)\b",
     re.IGNORECASE,
 )
 
@@ -3671,6 +3722,10 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         return []
     action = expect.action or ""
     found = [m for m in _LEFT_WORSE.finditer(words)]
+    if _GETTING_CLEAR.search(action):
+        # what was got clear of, striking home: "You dodge the thrown spear, and it works. The
+        # spear pierces your armor, and you feel the pain" (seventh words' run 1)
+        found += _not_denied(words, _HARMS_YOU.finditer(words))
     if not _FORCEFUL.search(action):
         dodged = {w[:5] for w in re.findall(r"[a-z]{4,}", action.lower())}
         for m in _GIVES_WAY.finditer(words):
@@ -3725,6 +3780,8 @@ def _with_continuation(
             _excerpt(words, m.start(), m.end())
             for m in _not_denied(words, _TAKEN_FROM_YOU.finditer(words))
         ]
+        if refused := _refused(expect.action or ""):
+            undone += [_excerpt(words, m.start(), m.end()) for m in refused.finditer(words)]
     if expect.polarity == "success" and (missing := _not_found(expect.action or "")):
         undone += [
             _excerpt(words, m.start(), m.end()) for m in _not_denied(words, missing.finditer(words))

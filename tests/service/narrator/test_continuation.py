@@ -511,6 +511,31 @@ SEEN = [
     (STRONG_FACE_DANGER, "I hide in the fog bank and wait for the cutter",
      "As the cutter approaches, you manage to dodge and make it through the fog bank unharmed.",
      "player_agency"),
+    # seventh words' run 1: a weak hit at bribing told as the thing asked refused; a shadowing
+    # success told as the quarry intrigued by your shadow; a theft told as the victim waking; a
+    # graze told as caught on a shield (Go Forth: "If you miss: You Graze, dealing your Effort
+    # modifier in damage"); a dodge that worked told as the spear striking home; a meeting on the
+    # trail and the bridge stepped on stay the world's
+    (WEAK_FACE_DANGER, "I bribe the dockmaster to forget our arrival",
+     "The dockmaster's refusal to forget our arrival is a complication.", "outcome"),
+    (WEAK_FACE_DANGER, "I bribe the dockmaster to forget our arrival",
+     "The dockmaster pockets the coin and names a steeper price for next time.", None),
+    (STORYTELLER_SUCCESS, "I shadow the Toreador through the gallery",
+     "The Toreador, intrigued by your shadow, steps forward and begins to explore the gallery.",
+     "outcome"),
+    (STRONG_FACE_DANGER, "I filch the key from the sleeping jailer",
+     "The jailer's eyes widen, and he scrambles to get out of bed.", "outcome"),
+    (GO_FORTH_GRAZE, "I hurl a throwing axe at the bandit archer",
+     "The bandit archer raises his shield, but the axe's edge catches a crack in the wood.",
+     "outcome"),
+    (ROLL_UNDER_SUCCESS, "I dodge the thrown spear",
+     "The spear pierces your armor, and you feel the pain.", "outcome"),
+    (ROLL_UNDER_SUCCESS, "I dodge the thrown spear",
+     "The spear buries itself in the door behind you.", None),
+    (GO_FORTH_SUCCESS, "I follow the smugglers' trail through the woods",
+     "You encounter a group of local farmers who are suspicious of your presence.", None),
+    (GO_FORTH_SUCCESS, "I cross the rickety rope bridge",
+     "You step onto the bridge, and it feels unstable.", None),
 ]  # fmt: skip
 
 

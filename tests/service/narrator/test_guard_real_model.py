@@ -142,6 +142,8 @@ REPORTED_ONLY = {
     "real_fourth1": "a fourth set of words, judged at 3ca8f07, then tuned on: reported",
     "real_run31": "judged at 3ca8f07, then tuned on: reported",
     "real_sixth1": "a sixth set of words, judged at fd13845, then tuned on: reported",
+    "real_seventh1a": "a seventh set of words, judged at 860450e, then tuned on: reported",
+    "real_seventh1b": "a seventh set of words (a second run), judged at 860450e, then tuned on: reported",
 }
 
 
