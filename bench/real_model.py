@@ -337,8 +337,47 @@ SEVENTH_ACTIONS: list[str] = [
     "I sneak past the watchful gargoyles",
     "I keep my balance on the icy ledge",
 ]
+# ... and an eighth (``--actions eighth``)
+EIGHTH_ACTIONS: list[str] = [
+    "I swing aboard the merchantman on a grappling line",
+    "I scramble over the rocks as the waves break",
+    "I bail water from the sinking longboat",
+    "I steer the ship through the whirlpool",
+    "I chart the island's coves from the cliffs",
+    "I hide behind the sails to spy on the mutineers",
+    "I question the lighthouse keeper about the wreck",
+    "I plead with the admiral to spare the prisoners",
+    "I pry the boarded window open",
+    "I woo the prince's confidant",
+    "I persuade the sexton to let me into the crypt",
+    "I pluck the ring from the sleeping noble's finger",
+    "I hurl the table at the charging thralls",
+    "I call on the blood to silence the bells",
+    "I swing across the ravine on the old vine",
+    "I unlock the warded gate",
+    "I cut down the goblin archer",
+    "I shoot at the bandit on the ridge",
+    "I arm-wrestle the dwarf champion",
+    "I tail the Malkavian through the asylum",
+    "I jimmy the lock on the Sabbat's van",
+    "I dive through the closing elevator doors",
+    "I stare down the Sheriff's hound",
+    "I duck the troll's swinging club",
+    "I brace the collapsing doorway",
+    "I lunge at the ghoul with my spear",
+    "I tackle the thief before he reaches the door",
+    "Kell calms the spooked mule",
+    "I snatch the dagger from the drunk's belt",
+    "I ready my bow as the goblins charge",
+    "I climb the rotten ladder into the loft",
+    "I hunt for herbs along the riverbank",
+    "I barter with the trader for a horse",
+    "I steal past the sentries at the gate",
+    "I jump the crevasse",
+]
 assert (
     len(NARRATE)
+    == len(EIGHTH_ACTIONS)
     == len(SIXTH_ACTIONS)
     == len(SEVENTH_ACTIONS)
     == len(OTHER_ACTIONS)
@@ -354,6 +393,7 @@ OTHER_WORDS = {
     "fifth": FIFTH_ACTIONS,
     "sixth": SIXTH_ACTIONS,
     "seventh": SEVENTH_ACTIONS,
+    "eighth": EIGHTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [

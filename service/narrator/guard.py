@@ -1434,6 +1434,11 @@ _FOUND_A_WAY = re.compile(
 
 # ... or the thing attacked struck ("You stumble and fall, hitting the skeleton on the head" on a
 # lost attack, run 19), where the player's words are a blow
+_FOE_DOWN = re.compile(
+    r"\b(?:the|a|an) (?P<object>[\w'-]+) (?:\w+ly )?(?:collapses|crumbles|shatters|dies|falls "
+    r"(?:dead|apart|lifeless|to pieces)|lies dead|is destroyed|is slain|is killed|falls to the "
+    r"ground,? (?:dead|lifeless|motionless))\b"
+)
 _STRUCK = re.compile(
     r"\byou\b[^.;:!?\n]{0,30}?\b(?:hitting|hit|hits|striking|strike|strikes|struck|stabbing|"
     r"stab|stabs|wounding|wound|wounds|cutting) (?:the|a|an) (?P<object>[\w'-]+)"
@@ -1466,8 +1471,11 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     hits = []
     for i, sentence in enumerate(text.sentences):
         found = [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]
-        if a_blow:
+        if a_blow or "attack" in sought:
             found += _STRUCK.finditer(sentence)
+            # the foe undone on a failed attack: "You hear a loud crash as the skeleton
+            # collapses, revealing the reliquary within" (run 32)
+            found += _FOE_DOWN.finditer(sentence)
         for m in [*found, *_FOUND_A_WAY.finditer(sentence)]:
             words = re.findall(r"[a-z]{4,}", m.group("object"))
             if words and words[-1][:5] in sought and not _NEGATION.search(sentence[: m.start()]):
@@ -1513,12 +1521,12 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
 _BREAKING_IN = re.compile(
     r"\b(?:force|forces|pick|picks|break|breaks|batter|batters|wrench|wrenches|open|opens|kick|"
     r"kicks|smash|smashes|pry|prise|prize|unlock|unlocks|bash|bashes|ram|rams|tear|tears|rip|rips|"
-    r"lever|levers|shoulder|shoulders)\b",
+    r"lever|levers|shoulder|shoulders|crack|cracks)\b",
     re.IGNORECASE,
 )
 _BURSTS = re.compile(
     # ("it begins to break apart, revealing a hidden pipe", third words' run 1)
-    r"\b(?P<object>[a-z' ]{2,30}?) (?:\w+ly )?(?:(?:begins?|began|starts?|started|seems?) )?"
+    r"\b(?P<object>[a-z' ]{2,30}?),? (?:\w+ly )?(?:(?:begins?|began|starts?|started|seems?) )?"
     r"(?:explodes?|exploded|to explode|shatters?|"
     r"shattered|to shatter|splinters?|splintered|to splinter|bursts? open|burst apart|blows? open|"
     # (not swinging or flying open: "the door flies open, revealing a group of guards" is the
@@ -1526,6 +1534,9 @@ _BURSTS = re.compile(
     r"blew open|gives? way|gave way|"
     r"to give way|breaks? (?:open|apart|free)|broke (?:open|apart|free)|to break (?:open|apart|"
     r"free)|clicks? open|clicked open|cracks? open|cracked open|to crack open|"
+    # ("see the safe fall to the ground, breaking into pieces" on a failed safe-cracking, fifth
+    # words' run 1)
+    r"(?:breaks?|breaking|broke|to break|falls?|falling|fell) (?:into pieces|apart)|splits? open|"
     r"comes? loose|came loose)\b",
     re.IGNORECASE,
 )
@@ -1534,8 +1545,8 @@ _BURSTS = re.compile(
 _SENDING = re.compile(
     r"\b(?:shove|shoves|push|pushes|throw|throws|hurl|hurls|knock|knocks|kick|kicks|toss|tosses|"
     r"drive|drives|drag|drags|pull|pulls|tip|tips|heave|heaves|force|forces) (?:the |a |an |that |"
-    r"this )?(?P<thing>[a-z'-]{3,}) (?:off|into|over|from|out of|down|across|through) (?:the |a |"
-    r"an )?(?P<place>[a-z'-]{3,})",
+    r"this )?(?P<thing>[a-z'-]{3,}) (?:back |away )?(?:off|into|over|from|out of|down|across|"
+    r"through) (?:the |a |an )?(?P<place>[a-z'-]{3,})",
     re.IGNORECASE,
 )
 
@@ -1547,7 +1558,9 @@ def _sent_there(action: str) -> re.Pattern[str] | None:
         r"[^.;!?]{0,40}?\b(?:falls?|fell|falling|to fall|tumbles?|tumbled|to tumble|topples?|"
         r"toppled|to topple|plunges?|plunged|to plunge|goes|went|to go|is thrown|was thrown|is "
         r"knocked|was knocked|drops?|dropped|slides?|slid|crashes|crashed|is sent|was sent|lands?|"
-        r"landed) (?:\w+ )?(?:off|into|over|from|down|out of|across|through) (?:the |a |an )?"
+        r"landed|retreats?|retreating|to retreat|backs? away|backing away|steps? back|withdraws?|"
+        r"withdrew|to withdraw) (?:\w+ )?(?:off|into|over|from|down|out of|across|through) "
+        r"(?:the |a |an )?"
         rf"{re.escape(m.group('place')[:4].lower())}\w*"
         for m in _SENDING.finditer(action)
     ]
@@ -1994,7 +2007,8 @@ _FORCED = (
     r"(?:can't|cannot|couldn't) resist (?:the )?"
     r"(?:urge|temptation|impulse|pull)|find (?:yourself|himself|herself) (?:agreeing|"
     r"nodding|saying|accepting|deciding|choosing|promising|obeying|kneeling|surrendering|"
-    r"giving in|handing)"
+    r"giving in|handing|drawn to|pulled toward|pulled towards|compelled|mesmeri[sz]ed|"
+    r"captivated|entranced|transfixed)"
 )
 # What only the player decides or knows: the character's feelings (an emotion, not a sensation:
 # "you feel the deck lurch" is the world; "Kell feels the weight of his vow" is the player's),
@@ -3031,6 +3045,10 @@ _ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\
 _FELT = (
     # the moment felt: "As you climb the cliff to the watchtower, it feels like a dream come true"
     # (run 25)
+    # ("it feels like you're walking on air" on a tracking success, run 32)
+    r"\b(?:it|this|everything|the moment) (?:feels|felt) like (?:you're|you are|you were) "
+    r"(?:walking on air|on top of the world|flying|floating|invincible|unstoppable|home|"
+    r"dreaming)\b|"
     r"\b(?:it|this|everything|the moment) (?:feels|felt) like (?:a |an )?(?:dream|nightmare|"
     r"miracle|triumph|victory|lifetime|eternity|homecoming|blessing)\b|"
     # (up to three words before: "a symbol of your strength and determination", stop 24's
@@ -3500,7 +3518,8 @@ _SUBJECT_BEFORE = re.compile(
 _FORCEFUL = re.compile(
     r"\b(?:tear|tears|force|forces|break|breaks|smash|smashes|bash|bashes|kick|kicks|batter|ram|"
     r"shatter|topple|burn|blow|destroy|wreck|sink|strike|strikes|swing|swings|attack|attacks|"
-    r"shoot|loose|cut|cuts|chop|hack|knock|push|shove|heave|wrench|pry|fire|collapse|bring)\b",
+    r"shoot|loose|cut|cuts|chop|hack|knock|push|shove|heave|wrench|pry|fire|collapse|bring|"
+    r"cleave|cleaves|crush|crushes|hew|hews|rip|rips|split|splits)\b",
     re.IGNORECASE,
 )
 _LEFT_WORSE = re.compile(
@@ -3566,10 +3585,7 @@ def _not_denied(words: str, matches: Iterable[re.Match[str]]) -> list[re.Match[s
 # on the shore", run 22; "causing you to lose balance and fall down the tower", run 25).
 _CLIMBING = re.compile(
     r"\b(?:climb|climbs|scale|scales|cross|crosses|leap|leaps|jump|jumps|vault|vaults|swing|"
-    r"swings|balance|balances|scramble|scrambles|ascend|ascends|"
-    # getting aboard or there: "I sneak aboard the moored galleon" told at a cost as "causing
-    # you to lose balance and fall into the sea" (run 28)
-    r"aboard|board|boards|reach|reaches)\b(?! at\b)",
+    r"swings|balance|balances|scramble|scrambles|ascend|ascends)\b(?! at\b)",
     re.IGNORECASE,
 )
 _FALLS = re.compile(
@@ -3631,6 +3647,26 @@ def _refused(action: str) -> re.Pattern[str] | None:
     )
 
 
+# A weak hit's cost told as another's: "The cost of your musket level was a heavy toll on the
+# boarders, who were forced to retreat in panic" (fifth words' run 1)
+_COST_ON_OTHERS = re.compile(
+    r"\b(?:cost|price|toll)\b[^.;!?]{0,40}?\bon (?:the|his|her|their) (?!way\b|\w+'s head\b)\w+",
+    re.IGNORECASE,
+)
+_COMING_AT_YOU = re.compile(
+    r"\b(?:begin|begins|began|start|starts|started) to (?:charge|attack|advance on you|close in)\b",
+    re.IGNORECASE,
+)
+# Getting aboard or there, at a cost, undone by a fall off it: "I sneak aboard the moored galleon"
+# told "causing you to lose balance and fall into the sea" (run 28); a stumble on the way is the
+# cost ("causing you to stumble and fall" as you approach the deck, run 32)
+_BOARDING = re.compile(r"\b(?:aboard|board|boards|reach|reaches)\b", re.IGNORECASE)
+_FALLS_OFF = re.compile(
+    r"\byou (?:to )?(?:lose (?:your )?(?:balance|footing|grip) and )?(?:\w+ )?(?:and )?(?:fall|fell|"
+    r"tumble|tumbled|plunge|plunged|slip) (?:\w+ )?(?:into the (?:sea|water|waves|river|harbou?r|"
+    r"surf|deep)|overboard|off (?:the|it)|back (?:down|into))\b",
+    re.IGNORECASE,
+)
 _TAKEN_FROM_YOU = re.compile(
     r"\b(?:missing|gone|taken|stolen) from your (?:inventory|pack|bag|satchel|belongings|"
     r"possessions?|pockets?|hands?|belt)\b",
@@ -3689,6 +3725,10 @@ _TAKING = re.compile(
     r"(?! (?:the |a |an |my )?locks?\b)",
     re.IGNORECASE,
 )
+_LOST_YOU = re.compile(
+    r"[^.;!?]{0,30}?\b(?:lost|lose|loses|gone|nothing|no one|nobody|alone|mistaken|imagin\w*)\b",
+    re.IGNORECASE,
+)
 _HIDING = re.compile(r"\b(?:hide|hides|hiding|conceal|conceals|lurk|lurks)\b", re.IGNORECASE)
 # Others calmed or rallied, told as panicking: "Kell rallies the frightened villagers" on a strong
 # hit told "the frightened villagers begin to panic and flee in terror" (third words' run 1).
@@ -3722,6 +3762,9 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         return []
     action = expect.action or ""
     found = [m for m in _LEFT_WORSE.finditer(words)]
+    # the others coming at you: "You scout the ridge for the orc warband, and it works. You spot a
+    # group of orcs approaching the ridge, and they begin to charge" (fifth words' run 1)
+    found += _not_denied(words, _COMING_AT_YOU.finditer(words))
     if _GETTING_CLEAR.search(action):
         # what was got clear of, striking home: "You dodge the thrown spear, and it works. The
         # spear pierces your armor, and you feel the pain" (seventh words' run 1)
@@ -3736,8 +3779,13 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
             found.append(m)
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
-    if _TAKING.search(action) or _HIDING.search(action):
-        found += _not_denied(words, _VICTIM_KNOWS.finditer(words))
+    if _TAKING.search(action) or _HIDING.search(action) or _UNSEEN.search(action):
+        # (not the quarry knowing it has lost you: "he realizes he has lost your trail")
+        found += [
+            m
+            for m in _not_denied(words, _VICTIM_KNOWS.finditer(words))
+            if not _LOST_YOU.match(words, m.end())
+        ]
     if _CALMING.search(action):
         found += _not_denied(words, _PANIC_SPREADS.finditer(words))
     if _UNSEEN.search(action):
@@ -3775,11 +3823,15 @@ def _with_continuation(
             _excerpt(words, m.start(), m.end())
             for m in _not_denied(words, _NO_WAY_ON.finditer(words))
         ]
+    if expect.polarity == "mixed" and _BOARDING.search(expect.action or ""):
+        undone += [_excerpt(words, m.start(), m.end()) for m in _FALLS_OFF.finditer(words)]
     if expect.polarity in ("success", "mixed"):
         undone += [
             _excerpt(words, m.start(), m.end())
             for m in _not_denied(words, _TAKEN_FROM_YOU.finditer(words))
         ]
+        if expect.polarity == "mixed":
+            undone += [_excerpt(words, m.start(), m.end()) for m in _COST_ON_OTHERS.finditer(words)]
         if refused := _refused(expect.action or ""):
             undone += [_excerpt(words, m.start(), m.end()) for m in refused.finditer(words)]
     if expect.polarity == "success" and (missing := _not_found(expect.action or "")):

@@ -28,6 +28,7 @@ from tests.service.narrator.test_lead import (
     GO_FORTH_GRAZE,
     GO_FORTH_SUCCESS,
     GO_FORTH_TIE,
+    STORYTELLER_FAILURE,
     STORYTELLER_SUCCESS,
     STRONG_FACE_DANGER,
     WEAK_FACE_DANGER,
@@ -536,6 +537,38 @@ SEEN = [
      "You encounter a group of local farmers who are suspicious of your presence.", None),
     (GO_FORTH_SUCCESS, "I cross the rickety rope bridge",
      "You step onto the bridge, and it feels unstable.", None),
+    # run 32 and fifth words' run 1: compelled by the quarry's gaze, elation as walking on air, a
+    # failed attack told as the foe collapsing, a failed safe-cracking told as the safe in pieces,
+    # a lost push told as the foe retreating from the altar, a weak hit's cost told as the
+    # others', a scouting success told as the foe charging, a creeping success told as the
+    # guards realizing; a stumble on the way aboard and a cleft shield collapsing stay
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul's shadow becomes more pronounced, and you find yourself drawn to its gaze.",
+     "player_agency"),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "You hear the squelching of water, and it feels like you're walking on air.",
+     "player_agency"),
+    (GO_FORTH_FAILURE, "I attack the skeleton guarding the reliquary",
+     "You hear a loud crash as the skeleton collapses, revealing the reliquary within.",
+     "outcome"),
+    (STORYTELLER_FAILURE, "I crack the safe in the mayor's office",
+     "You hear a loud crash and see the safe fall to the ground, breaking into pieces.",
+     "outcome"),
+    (ROLL_UNDER_FAILURE, "I push the cultist back from the altar",
+     "The cultist's eyes widen, and they start to retreat from the altar.", "outcome"),
+    (WEAK_FACE_DANGER, "I level my musket as the boarders swarm aboard",
+     "The cost of your musket level was a heavy toll on the boarders, who retreat in panic.",
+     "outcome"),
+    (GO_FORTH_SUCCESS, "I scout the ridge for the orc warband",
+     "You spot a group of orcs approaching the ridge, and they begin to charge.", "outcome"),
+    (STORYTELLER_SUCCESS, "I creep past the sleeping guards",
+     "The guards' eyes widen as they realize the intruder.", "outcome"),
+    (STORYTELLER_SUCCESS, "I creep past the sleeping guards",
+     "One guard stirs and mutters, then realizes nothing and sleeps on.", None),
+    (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
+     "As you approach the deck, a sudden gust of wind causes you to stumble and fall.", None),
+    (GO_FORTH_SUCCESS, "I cleave the orc's shield with my greataxe",
+     "The orc's shield falls to the ground, and you hear a groan as it collapses.", None),
 ]  # fmt: skip
 
 

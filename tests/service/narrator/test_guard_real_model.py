@@ -144,6 +144,8 @@ REPORTED_ONLY = {
     "real_sixth1": "a sixth set of words, judged at fd13845, then tuned on: reported",
     "real_seventh1a": "a seventh set of words, judged at 860450e, then tuned on: reported",
     "real_seventh1b": "a seventh set of words (a second run), judged at 860450e, then tuned on: reported",
+    "real_run32": "judged at 53ec2d2, then tuned on: reported",
+    "real_fifth1": "a fifth set of words, judged at 53ec2d2, then tuned on: reported",
 }
 
 
