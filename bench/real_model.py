@@ -375,8 +375,47 @@ EIGHTH_ACTIONS: list[str] = [
     "I steal past the sentries at the gate",
     "I jump the crevasse",
 ]
+# ... and a ninth (``--actions ninth``)
+NINTH_ACTIONS: list[str] = [
+    "I slide down the rope onto the pirate's deck",
+    "I hang from the cliff edge as the rocks give way",
+    "I race the storm to the harbour mouth",
+    "I sail between the cliffs in the dark",
+    "I watch the lighthouse signals from the hill",
+    "I lurk under the pier to overhear the smugglers",
+    "I ask the harbour children about the strange ship",
+    "I talk the quartermaster into an extra ration of powder",
+    "I hammer the rusted lock off the cage",
+    "I beguile the magistrate's daughter",
+    "I fast-talk the night porter into unlocking the gallery",
+    "I snatch the letter from the ambassador's coat",
+    "I throw the gravedigger into the open grave",
+    "I call on the blood to mask my scent",
+    "I wade through the bog to the island",
+    "I find the hidden catch on the bookcase",
+    "I chop at the spider's legs with my axe",
+    "I throw my hatchet at the fleeing goblin",
+    "I race the knight to the castle gate",
+    "I follow the Lasombra through the cathedral",
+    "I pick the lock on the Prince's safe",
+    "I leap across the subway tracks",
+    "I stare down the rival pack's alpha",
+    "I sidestep the falling chandelier",
+    "I keep hold of the runaway cart",
+    "I stab at the goblin king with my dagger",
+    "I wrestle the bandit for the lantern",
+    "Kell soothes the frightened horses",
+    "I lift the coin purse from the guard captain",
+    "I draw my pistol as the mutineers rush the deck",
+    "I climb the drainpipe to the attic window",
+    "I track the wounded stag through the snow",
+    "I dicker with the fishmonger over the catch",
+    "I slip past the sleeping watchdog",
+    "I balance across the narrow beam",
+]
 assert (
     len(NARRATE)
+    == len(NINTH_ACTIONS)
     == len(EIGHTH_ACTIONS)
     == len(SIXTH_ACTIONS)
     == len(SEVENTH_ACTIONS)
@@ -394,6 +433,7 @@ OTHER_WORDS = {
     "sixth": SIXTH_ACTIONS,
     "seventh": SEVENTH_ACTIONS,
     "eighth": EIGHTH_ACTIONS,
+    "ninth": NINTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
