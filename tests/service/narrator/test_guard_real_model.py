@@ -148,6 +148,8 @@ REPORTED_ONLY = {
     "real_fifth1": "a fifth set of words, judged at 53ec2d2, then tuned on: reported",
     "real_run33": "judged at f2beaa2 (stop 25's final code), not tuned on: reported",
     "real_eighth1": "an eighth set of words, judged at f2beaa2 (stop 25's final code), not tuned on: reported",
+    "real_ninth1": "a ninth set of words, judged at f2beaa2 (stop 25's final code), not tuned on: reported",
+    "real_run34": "judged at f2beaa2 (stop 25's final code), not tuned on: reported",
 }
 
 
