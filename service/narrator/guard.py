@@ -3140,6 +3140,29 @@ def _taken_somewhere(verb: str, after: str, expect: Expectation) -> bool:
 
 _STILL_TRYING = _word_set("attempt attempts try tries")
 _HELPING = _word_set("help helps aid aids assist assists tend tends support supports")
+_TO_PLACE = (
+    re.compile(r"\bto (?:the |a |an |my |our )?(?:\w+ )?([a-z]{4,})\b"),
+    re.compile(r"\bto (?:the |a |an )?([a-z]{4,})\b"),
+)
+_INTO_PLACE = re.compile(r"\b(?:into|inside|enter|enters) (?:the |a |an |my |our )?([a-z]{4,})")
+
+
+@lru_cache(maxsize=64)
+def _places_sought(said: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Five-letter stems of the place the player set out for ("I climb the broken stair to the
+    bell tower") and of the one they set out to get into ("I sneak into the Elysium unseen"),
+    from their lower-cased words; cached, as a streamed narration is checked at every sentence."""
+    reaching = frozenset(m.group(1)[:5] for p in _TO_PLACE for m in p.finditer(said))
+    entering = frozenset(m.group(1)[:5] for m in _INTO_PLACE.finditer(said))
+    return reaching, entering
+
+
+def _words_after(plain: str, at: int) -> list[str]:
+    """The first three words of four letters or more in the 30 characters after ``at``: what an
+    act is done to ("You approach the bell tower", "Kell helps the wounded ranger")."""
+    return re.findall(r"[a-z]{4,}", plain[at : at + 30].lower())[:3]
+
+
 _YOUR_BLOWS = re.compile(
     r"\b(?:overwhelmed|cut down|struck down|felled|slain|killed|routed|driven back|beaten|"
     r"defeated|slashed|stabbed|run through|hacked|impaled) by (?:your|the character's) "
@@ -3302,20 +3325,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
     # the player's words, and a table's rolled rows ("You face a tough choice" tells the row)
     said_before = " ".join([expect.action or "", *expect.rows]).lower()
     stated = {w[:4] for w in re.findall(r"[a-z]{3,}", said_before)}
-    # the place the player set out for ("I climb the broken stair to the bell tower")
-    reaching = frozenset(
-        m.group(1)[:5]
-        for m in re.finditer(r"\bto (?:the |a |an |my |our )?(?:\w+ )?([a-z]{4,})\b", said_before)
-    ) | frozenset(
-        m.group(1)[:5] for m in re.finditer(r"\bto (?:the |a |an )?([a-z]{4,})\b", said_before)
-    )
-    # the place the player set out to get into ("I sneak into the Elysium unseen")
-    entering = frozenset(
-        m.group(1)[:5]
-        for m in re.finditer(
-            r"\b(?:into|inside|enter|enters) (?:the |a |an |my |our )?([a-z]{4,})", said_before
-        )
-    )
+    reaching, entering = _places_sought(said_before)
     plain = _unquoted(words)
     # "he"/"she" where it can only be the character ("Kell can't even see what's ahead. He
     # scrambles to find a way out", run 9): read as the name
@@ -3377,15 +3387,11 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         if verb[:4] in stated or _OTHERS_WISH.search(plain[: m.start("who")]):
             continue
         if verb in ("approach", "approaches") and any(
-            w[:5] in reaching
-            for w in re.findall(r"[a-z]{4,}", plain[m.end() : m.end() + 30].lower())[:3]
+            w[:5] in reaching for w in _words_after(plain, m.end())
         ):
             continue  # the place the player set out for: "You approach the bell tower cautiously"
             # after "I climb the broken stair to the bell tower" (run 31)
-        if verb in _HELPING and any(
-            w[:4] in stated
-            for w in re.findall(r"[a-z]{4,}", plain[m.end() : m.end() + 30].lower())[:3]
-        ):
+        if verb in _HELPING and any(w[:4] in stated for w in _words_after(plain, m.end())):
             continue  # the attempt in other words: "Kell helps the wounded ranger, stabilizing him"
             # for "Kell steadies the wounded ranger" (fourth words' run 1)
         framing = m.group("verb").lower()  # "as you attempt to maneuver ...": the attempt's own

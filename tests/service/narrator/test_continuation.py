@@ -345,9 +345,11 @@ SEEN = [
      "The first wave of soldiers is quickly overwhelmed by your sharp sword.", "player_agency"),
     (STRONG_FACE_DANGER, "I swing my cutlass at the first boarder",
      "The first boarder is cut down by your sharp sword.", None),
-    # run 27 (blind at stop 25's start): noticed in the passive after covert work done well, a
-    # let-happen told as beginning on a miss, what you carry gone after a hit, deciding after a
-    # far "you"
+    # run 27 (blind at stop 25's start): noticed in the passive after covert work done well
+    # (Storyteller: "The more successes a player rolls, the better the character performs the
+    # action."), a let-happen told as beginning on a miss (Sundered Isles: "On a miss, you fail,
+    # or a momentary success is undermined by a dire turn of events."), what you carry gone after
+    # a hit, deciding after a far "you"
     (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
      "As you move through the market, the crowd's attention is drawn to your presence.",
      "outcome"),
@@ -402,8 +404,9 @@ SEEN = [
      "urgency and determination.", None),
     (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
      "The bandit runs away, leaving you with a sense of accomplishment.", "player_agency"),
-    # run 29: words that worked told as the others going back to their work; another's unease
-    # felt, and another's decision about you, stay theirs
+    # run 29: words that worked told as the others going back to their work (Gather Information:
+    # "On a strong hit, you discover something helpful and specific."); another's unease felt,
+    # and another's decision about you, stay theirs
     (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
      "The dock workers look at you in surprise, then quickly return to their work.", "outcome"),
     (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
@@ -429,8 +432,9 @@ SEEN = [
      "outcome"),
     (ROLL_UNDER_FAILURE, "I shove the ogre off the bridge",
      "The ogre plants its feet and shoves you back toward the rail.", None),
-    # ... a theft done well told as the one robbed knowing, put somewhere the player never
-    # went, and a shot fired where the player only raised a pistol:
+    # ... a theft done well told as the one robbed knowing (Sundered Isles: "On a strong hit,
+    # you are successful."), put somewhere the player never went, and a shot fired where the
+    # player only raised a pistol:
     (STRONG_FACE_DANGER, "I slip the key from the jailer's belt",
      "The jailer's eyes widen as he realizes that the key has unlocked a door.", "outcome"),
     (STRONG_FACE_DANGER, "I slip the key from the jailer's belt",
@@ -448,8 +452,8 @@ SEEN = [
      "You enter the secure room, feeling a sense of power and control.", "player_agency"),
     # third words' run 1: a hiding success told as found out, a failed wrench told as the grate
     # breaking, fear named on the body, a rally told as panic, an act in a clause of the thing
-    # found, a tie told as being driven off ("In a Contest neither side wins a tie"), and going
-    # down what the player climbed down
+    # found, a tie told as being driven off (Go Forth: "Both roll — higher total wins."; equal
+    # totals are the engine's draw), and going down what the player climbed down
     (STRONG_FACE_DANGER, "I hide among the barrels to watch the smugglers unload",
      "The smugglers' eyes widen as they realize the barrels are hiding them.", "outcome"),
     (ROLL_UNDER_FAILURE, "I wrench the iron grate off the drain",
@@ -503,7 +507,8 @@ SEEN = [
      "You approach the marsh with caution, but the goblins are quick to follow behind.",
      "player_agency"),
     # sixth words' run 1: determination told as a testament (a feeling told); a dodge managed
-    # where a dodge was the attempt, and not where hiding was
+    # where a dodge was the attempt (Roll Under: "If the result is less than your character's
+    # Ability score, the Action succeeds."), and not where hiding was
     (STRONG_FACE_DANGER, "I comb the shipwright's records for the stolen design",
      "The shipwright's records are now a testament to your ingenuity and determination.",
      "player_agency"),
@@ -537,7 +542,9 @@ SEEN = [
      "You encounter a group of local farmers who are suspicious of your presence.", None),
     (GO_FORTH_SUCCESS, "I cross the rickety rope bridge",
      "You step onto the bridge, and it feels unstable.", None),
-    # run 32 and fifth words' run 1: compelled by the quarry's gaze, elation as walking on air, a
+    # run 32 and fifth words' run 1 (Storyteller: "Every die a player rolls that comes up equal to
+    # or greater than the difficulty, is a success."; Go Forth: "The d20 determines success."):
+    # compelled by the quarry's gaze, elation as walking on air, a
     # failed attack told as the foe collapsing, a failed safe-cracking told as the safe in pieces,
     # a lost push told as the foe retreating from the altar, a weak hit's cost told as the
     # others', a scouting success told as the foe charging, a creeping success told as the
