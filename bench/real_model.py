@@ -24,8 +24,8 @@ Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-mo
 ``--actions other`` (or ``third`` ... ``ninth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
-and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` (the defaults
-here when unset).
+and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
+``FATEWEAVER_MODEL_GRAMMAR=gbnf`` (the defaults here when unset).
 """
 
 from __future__ import annotations
@@ -520,21 +520,26 @@ class Recorder:
         *,
         json_reply: bool = False,
         schema: dict[str, Any] | None = None,
+        grammar: str | None = None,
     ) -> str:
         t0 = time.monotonic()
         try:
-            text = await self.inner.complete(prompt, calls, json_reply=json_reply, schema=schema)
+            text = await self.inner.complete(
+                prompt, calls, json_reply=json_reply, schema=schema, grammar=grammar
+            )
         except Exception as exc:
             self._keep(prompt, "", "json" if json_reply else "complete", t0, repr(exc))
             raise
         self._keep(prompt, text, "json" if json_reply else "complete", t0, "")
         return text
 
-    async def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]:
+    async def stream(
+        self, prompt: RenderedPrompt, calls: Calls, *, grammar: str | None = None
+    ) -> AsyncIterator[str]:
         t0 = time.monotonic()
         text = ""
         try:
-            async for delta in self.inner.stream(prompt, calls):
+            async for delta in self.inner.stream(prompt, calls, grammar=grammar):
                 text += delta
                 yield delta
         except Exception as exc:
@@ -795,6 +800,7 @@ def main() -> None:
     os.environ.setdefault("FATEWEAVER_MODEL_MAX_TOKENS", "120")
     # llama.cpp's server turns a schema beside json_object into a grammar (move ids, stats)
     os.environ.setdefault("FATEWEAVER_MODEL_JSON_MODE", "json_object_schema")
+    os.environ.setdefault("FATEWEAVER_MODEL_GRAMMAR", "gbnf")
     os.environ.setdefault("FATEWEAVER_NARRATOR", "model")
     os.environ.setdefault("FATEWEAVER_RATE_LIMIT", "")
     os.environ.setdefault("FATEWEAVER_LOG_LEVEL", "warning")

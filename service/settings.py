@@ -64,6 +64,13 @@ class Settings(BaseSettings):
         "llama.cpp's server turns into a grammar (move ids and stats as enums; dropped to "
         "json_object once a server refuses it); or only in the prompt",
     )
+    model_grammar: Literal["gbnf", "none"] = Field(
+        "none",
+        description="gbnf: send llama.cpp's servers (llama-server, llama-cpp-python) a grammar "
+        "that keeps the model's sentence after a lead free of 'you' and the character's name "
+        "(service/narrator/grammar.py; dropped for the process once a server refuses it); "
+        "none: send no grammar",
+    )
     # 0.3, not 0.7: at 0.7 the same prompts to the same small model gave 4 and then 15 shown
     # narrations that contradicted the engine in runs 16 and 17 (bench/real_model.py); the
     # narrator tells an outcome already decided, where the likelier words are the safer ones.

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from prompts import RenderedPrompt, get_prompt
 from rules.models import Resolution
 from service.narrator import facts
+from service.narrator.grammar import continuation_grammar
 from service.narrator.guard import DRAWS, Expectation, Polarity
 
 # The player's words in the second person. Only the first person is turned: "I", "me", "my".
@@ -148,6 +149,7 @@ class NarrationPlan:
     prompt: Callable[[str], RenderedPrompt]
     lead: str = ""
     most_sentences: int | None = None
+    grammar: str | None = None  # GBNF for the model's words after the lead (grammar.py)
 
     def judged(self, expect: Expectation) -> Expectation:
         """The expectation the guard holds the narration to: after a lead, the model's words
@@ -214,4 +216,7 @@ def narration_plan(
             band=band, twist=twist, correction=correction,
         )  # fmt: skip
 
-    return NarrationPlan(prompt=continued, lead=lead, most_sentences=MOST_SENTENCES)
+    return NarrationPlan(
+        prompt=continued, lead=lead, most_sentences=MOST_SENTENCES,
+        grammar=continuation_grammar(character).gbnf(),
+    )  # fmt: skip

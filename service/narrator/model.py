@@ -58,9 +58,12 @@ class ChatModel(Protocol):
         *,
         json_reply: bool = False,
         schema: dict[str, Any] | None = None,
+        grammar: str | None = None,
     ) -> str: ...
 
-    def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]: ...
+    def stream(
+        self, prompt: RenderedPrompt, calls: Calls, *, grammar: str | None = None
+    ) -> AsyncIterator[str]: ...
 
 
 def _messages(prompt: RenderedPrompt) -> list[BaseMessage]:
@@ -92,6 +95,12 @@ def _refuses_response_format(exc: BaseException) -> bool:
         return False
     text = f"{exc.message} {exc.body}".lower()
     return "response_format" in text or "json_object" in text or "json_schema" in text
+
+
+def _refuses_grammar(exc: BaseException) -> bool:
+    if not isinstance(exc, openai.APIStatusError) or not 400 <= exc.status_code < 500:
+        return False
+    return "grammar" in f"{exc.message} {exc.body}".lower()
 
 
 def _text(content: Any) -> str:
@@ -126,6 +135,8 @@ class OpenAICompatibleModel:
             # server (and others before it) ignores: a server of one's own gets max_tokens too
             extra_body=_own_server_limit(settings),
         )
+        self.extra_body = _own_server_limit(settings) or {}
+        self.grammar = settings.model_grammar == "gbnf"
         self.json_mode = settings.model_json_mode != "none"
         self.json_schema = settings.model_json_mode == "json_object_schema"
 
@@ -136,9 +147,11 @@ class OpenAICompatibleModel:
         *,
         json_reply: bool = False,
         schema: dict[str, Any] | None = None,
+        grammar: str | None = None,
     ) -> str:
         """The model's reply. ``json_reply`` asks for a JSON object; ``schema`` constrains it
-        where the server takes a schema beside json_object (llama.cpp's grammar)."""
+        where the server takes a schema beside json_object (llama.cpp's grammar); ``grammar``
+        (GBNF) constrains a plain reply where settings.model_grammar says the server takes one."""
         attempt = 0
         while True:
             use_format = json_reply and self.json_mode
@@ -146,7 +159,10 @@ class OpenAICompatibleModel:
             response_format: dict[str, Any] = {"type": "json_object"}
             if with_schema:
                 response_format["schema"] = schema
-            chat: Any = self.chat.bind(response_format=response_format) if use_format else self.chat
+            with_grammar = self._grammar(grammar)
+            chat: Any = self._chat(with_grammar)
+            if use_format:
+                chat = chat.bind(response_format=response_format)
             calls.add("json" if json_reply else "complete")
             try:
                 async with asyncio.timeout(self.timeout):
@@ -158,6 +174,10 @@ class OpenAICompatibleModel:
             except ModelError:
                 raise
             except Exception as exc:
+                if with_grammar and _refuses_grammar(exc):
+                    log.warning("the model server refuses a grammar; dropped")
+                    self.grammar = False
+                    continue
                 if with_schema and _refuses_response_format(exc):
                     # A schema beside json_object is llama.cpp's; another server may refuse it
                     log.warning("the model server refuses a schema in response_format; dropped")
@@ -175,13 +195,26 @@ class OpenAICompatibleModel:
                 log.warning("model call failed: %s", _reason(exc))
                 raise ModelError(_reason(exc)) from None
 
-    async def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]:
+    def _grammar(self, grammar: str | None) -> str | None:
+        return grammar if self.grammar and grammar else None
+
+    def _chat(self, grammar: str | None) -> Any:
+        """The chat model, with the grammar beside the request where one is sent (in the same
+        extra body as max_tokens: a bound extra_body replaces the constructor's)."""
+        if grammar is None:
+            return self.chat
+        return self.chat.bind(extra_body={**self.extra_body, "grammar": grammar})
+
+    async def stream(
+        self, prompt: RenderedPrompt, calls: Calls, *, grammar: str | None = None
+    ) -> AsyncIterator[str]:
         attempt = 0
         while True:
             calls.add("stream")
             started = False
             finished = False
-            chunks = self.chat.astream(_messages(prompt)).__aiter__()
+            with_grammar = self._grammar(grammar)
+            chunks = self._chat(with_grammar).astream(_messages(prompt)).__aiter__()
             try:
                 while True:
                     # The deadline is per chunk (never across a yield): a server that stops
@@ -205,6 +238,10 @@ class OpenAICompatibleModel:
             except ModelError:
                 raise
             except Exception as exc:
+                if not started and with_grammar and _refuses_grammar(exc):
+                    log.warning("the model server refuses a grammar; dropped")
+                    self.grammar = False
+                    continue
                 if not started and attempt < self.retries and _retryable(exc):
                     attempt += 1
                     continue

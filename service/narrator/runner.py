@@ -123,12 +123,14 @@ class Narration:
     lead: str = ""
     most_sentences: int | None = None
     attempts: int = 2
+    grammar: str | None = None
 
     def events(self, *, stream: bool) -> AsyncIterator[Event]:
         return narrate(
             model=self.model, prompt=self.prompt, offline=self.offline, check=self.check,
             calls=self.calls, stream=stream, shape=self.shape, accept=self.accept,
             lead=self.lead, most_sentences=self.most_sentences, attempts=self.attempts,
+            grammar=self.grammar,
         )  # fmt: skip
 
 
@@ -175,6 +177,7 @@ async def narrate(
     lead: str = "",
     most_sentences: int | None = None,
     attempts: int = 2,
+    grammar: str | None = None,
 ) -> AsyncIterator[Event]:
     """``prompt(correction)`` renders the task's prompt; the correction is empty the first time
     and names the guard's reason on the retry. ``shape(text, first)`` rewrites each piece of
@@ -184,7 +187,8 @@ async def narrate(
     no answer). ``lead`` is a first sentence written by code (service/narrator/lead.py): it is
     shown before the model's words, checked with them, and a repeat of it by the model is
     dropped; ``most_sentences`` caps the model's words (a continuation asked for one sentence
-    ran on to five). ``attempts``: 2 asks again once after a guard failure, 1 never does."""
+    ran on to five). ``attempts``: 2 asks again once after a guard failure, 1 never does.
+    ``grammar`` (GBNF) constrains the model's words where the server takes one (grammar.py)."""
     before = f"{lead} " if lead else ""
 
     def show(text: str, first: bool) -> str:
@@ -208,9 +212,9 @@ async def narrate(
         held: GuardReport | None = None
         try:
             buffer = ""
-            replies = model.stream(prompt(correction), calls) if stream else None
+            replies = model.stream(prompt(correction), calls, grammar=grammar) if stream else None
             if replies is None:
-                buffer = await model.complete(prompt(correction), calls)
+                buffer = await model.complete(prompt(correction), calls, grammar=grammar)
             else:
                 async for delta in replies:
                     buffer += delta

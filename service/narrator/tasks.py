@@ -225,7 +225,7 @@ def prepare_narration(req: NarrateRequest, model: ChatModel | None, search: Sear
     return Task(
         model=model, prompt=plan.prompt, check=guard_for(plan.judged(expect)), finish=finish,
         offline=offline.narration(resolution, req.action),
-        lead=plan.lead, most_sentences=plan.most_sentences,
+        lead=plan.lead, most_sentences=plan.most_sentences, grammar=plan.grammar,
         attempts=CONTINUATION_ATTEMPTS if plan.lead else 2,
         mechanics={"resolution": resolution.model_dump(mode="json")},
     )  # fmt: skip

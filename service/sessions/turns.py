@@ -480,6 +480,7 @@ def _narration(
         model=model, prompt=plan.prompt, check=guard_for(plan.judged(expect)),
         offline=offline.narration(resolution, words),
         lead=plan.lead, most_sentences=plan.most_sentences, attempts=TURN_NARRATION_ATTEMPTS,
+        grammar=plan.grammar,
     )  # fmt: skip
 
 

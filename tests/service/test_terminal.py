@@ -439,11 +439,19 @@ class StreamingModel:
         self.replies = list(replies)
 
     async def complete(
-        self, prompt: Any, calls: Any, *, json_reply: bool = False, schema: Any = None
+        self,
+        prompt: Any,
+        calls: Any,
+        *,
+        json_reply: bool = False,
+        schema: Any = None,
+        grammar: str | None = None,
     ) -> str:
         raise ModelError("no completions here")
 
-    async def stream(self, prompt: Any, calls: Any) -> AsyncIterator[str]:
+    async def stream(
+        self, prompt: Any, calls: Any, *, grammar: str | None = None
+    ) -> AsyncIterator[str]:
         calls.add("stream")
         reply = self.replies.pop(0)
         if isinstance(reply, Exception):

@@ -24,6 +24,7 @@ class FakeModel:
     def __init__(self, *replies: list[str] | Exception) -> None:
         self.replies = list(replies)
         self.closed_early = False
+        self.grammars: list[str | None] = []
 
     async def complete(
         self,
@@ -32,7 +33,9 @@ class FakeModel:
         *,
         json_reply: bool = False,
         schema: dict[str, object] | None = None,
+        grammar: str | None = None,
     ) -> str:
+        self.grammars.append(grammar)
         pieces = await self._next(calls)
         return "".join(pieces)
 
@@ -43,7 +46,10 @@ class FakeModel:
             raise reply
         return reply
 
-    async def stream(self, prompt: RenderedPrompt, calls: Calls) -> AsyncIterator[str]:
+    async def stream(
+        self, prompt: RenderedPrompt, calls: Calls, *, grammar: str | None = None
+    ) -> AsyncIterator[str]:
+        self.grammars.append(grammar)
         pieces = await self._next(calls)
         finished = False
         try:

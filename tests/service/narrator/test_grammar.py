@@ -1,0 +1,229 @@
+"""The grammar of the model's sentence after a lead (service/narrator/grammar.py), its GBNF, and
+how it reaches a server that takes one.
+
+Issue 15: "The character made to act or feel: 'causes them to panic and leave the building',
+'Kell feels the weight of his vow… sets a new goal', 'You make a quick retreat'." After a lead,
+the real model's sentences that did so held "you" or the character's name (run 34: "As you
+ascend, the wind picks up, and you feel a chill down your spine"; the ninth words' run: "The
+island is now your home, and you feel a sense of belonging"; a resent prompt: "Kell's calm voice
+soothes it").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import httpx
+import respx
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+from prompts import RenderedPrompt
+from rules.models import Resolution
+from rules.registry import resolve_roll
+from service.narrator.grammar import EXCLUDED, SentenceGrammar, continuation_grammar
+from service.narrator.guard import expectation_from
+from service.narrator.lead import narration_plan
+from service.narrator.model import Calls, OpenAICompatibleModel
+from service.settings import Settings
+from tests.service.narrator.mock_model import (
+    BASE_URL,
+    CHAT_URL,
+    completion,
+    model_app,
+    sent,
+    stream,
+)
+
+# Real replies after a lead (runs 32-34, the ninth words' run, a resent prompt): each held the
+# character acting or feeling, or the outcome retold through "you" or the name.
+REAL_REPLIES_WITH_YOU = [
+    "As you ascend, the wind picks up, and you feel a chill down your spine.",
+    "The island is now your home, and you feel a sense of belonging.",
+    "As you look around the room, you notice that the catch is hidden behind a shelf.",
+    "You hear a loud crash as the gate locks behind you, trapping you inside.",
+    "The mule's eyes flicker with fear, but Kell's calm voice soothes it.",
+    "YOU fall.",
+]
+# Real replies after a lead that told the world's response (resent with the grammar)
+REAL_REPLIES_WITHOUT_YOU = [
+    "The storm is raging, and the water is rising rapidly.",
+    "The noble wakes up, disoriented and confused.",
+    "The admiral reluctantly agrees, but only after a long debate.",
+    "The bosun shouts for the crew to hold fast!",
+]
+
+
+def test_real_replies_with_you_or_the_name_are_outside_the_grammar() -> None:
+    grammar = continuation_grammar("Kell")
+    assert not [r for r in REAL_REPLIES_WITH_YOU if grammar.accepts(r)]
+    assert all(grammar.accepts(r) for r in REAL_REPLIES_WITHOUT_YOU)
+
+
+def test_no_number_tag_or_second_sentence() -> None:
+    grammar = continuation_grammar(None)
+    for text in [
+        "Three guards, 3 of them.", "<story>The rain.", "# Scene", "Rain. Wind.", "Rain",
+        'The bosun shouts, "Forward!',
+    ]:  # fmt: skip
+        assert not grammar.accepts(text), text
+
+
+def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
+    assert continuation_grammar("unnamed").banned == ("you",)
+    assert continuation_grammar("Bo").banned == ("you",)
+    assert continuation_grammar("Mara Vell").banned == ("you", "mara", "vell")
+
+
+LETTERS = "yYoOuUkKeElL aA'\".,!?3<\né"
+
+
+def _allowed(text: str, banned: tuple[str, ...]) -> bool:
+    """What the grammar is meant to allow, said plainly."""
+    if not text or text[-1] not in ".!?":
+        return False
+    body = text[:-1]
+    if any(c in EXCLUDED or c in ".!?" for c in body):
+        return False
+    return not any(w in body.lower() for w in banned)
+
+
+@given(st.text(alphabet=LETTERS, max_size=14))
+def test_the_automaton_allows_exactly_sentences_without_a_banned_word(text: str) -> None:
+    grammar = continuation_grammar("Kell")
+    assert grammar.accepts(text) == _allowed(text, ("you", "kell"))
+
+
+# --- the GBNF, run by a reader of its own shape (rules "name ::= [class] next | ... | \"\"") ---
+
+_RULE = re.compile(r"^(\w+) ::= (.*)$")
+
+
+def in_class(c: str, body: str) -> bool:
+    negated = body.startswith("^")
+    body = body[1:] if negated else body
+    chars = set(re.sub(r"\\(.)", lambda m: {"n": "\n", "r": "\r"}.get(m[1], m[1]), body))
+    return (c in chars) != negated
+
+
+def _gbnf_accepts(gbnf: str, text: str) -> bool:
+    rules: dict[str, str] = {}
+    for line in gbnf.splitlines():
+        rule = _RULE.match(line)
+        assert rule is not None, line
+        rules[rule[1]] = rule[2]
+    root = re.fullmatch(r"s0 \[(.*)\]", rules.pop("root"))
+    assert root is not None
+
+    state = "s0"
+    for i, c in enumerate(text):
+        if i == len(text) - 1 and in_class(c, root.group(1)):
+            return True
+        moves = re.findall(r"\[((?:\\.|[^\]\\])*)\] (\w+)", rules[state])
+        nexts = [name for body, name in moves if in_class(c, body)]
+        assert len(nexts) <= 1, (state, c)  # one way on: the grammar is deterministic
+        if not nexts:
+            return False
+        state = nexts[0]
+    return False
+
+
+@given(st.text(alphabet=LETTERS.replace("é", ""), max_size=14))
+def test_the_gbnf_allows_what_the_automaton_allows(text: str) -> None:
+    grammar = continuation_grammar("Kell")
+    assert _gbnf_accepts(grammar.gbnf(), text) == grammar.accepts(text)
+
+
+def test_the_gbnf_has_one_rule_per_prefix_of_a_banned_word() -> None:
+    # "you" and "kell": "", y, yo, k, ke, kel
+    assert len(SentenceGrammar(("you", "kell")).gbnf().splitlines()) == 1 + 6
+
+
+# --- where the grammar goes ----------------------------------------------------------------
+
+
+def _resolution(outcome_dice: list[int]) -> Resolution:
+    params = {"move": "face_danger", "stat": "edge", "stat_value": 2}
+    return resolve_roll("sundered_isles", "move", params, dice=outcome_dice)
+
+
+def test_a_lead_brings_the_grammar_and_a_whole_narration_none() -> None:
+    hit = _resolution([5, 3, 4])
+    expect = expectation_from(hit, action="I leap to the deck")
+    plan = narration_plan(
+        system_name="Sundered Isles", character="Kell", action="I leap to the deck",
+        resolution=hit, expect=expect, context="",
+    )  # fmt: skip
+    assert plan.lead and plan.grammar == continuation_grammar("Kell").gbnf()
+    table = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, seed=1)
+    told = narration_plan(
+        system_name="Sundered Isles", character="Kell", action=None, resolution=table,
+        expect=expectation_from(table), context="",
+    )  # fmt: skip
+    assert not told.lead and told.grammar is None
+
+
+def _model(grammar: str) -> OpenAICompatibleModel:
+    settings = Settings(
+        model="gpt-test", openai_base_url=BASE_URL, openai_api_key="sk-test",
+        model_grammar=grammar, model_max_retries=0, model_max_tokens=120,
+    )  # fmt: skip
+    return OpenAICompatibleModel(settings)
+
+
+PROMPT = RenderedPrompt(system="Write one sentence.", user="The first sentence: It works.")
+GBNF = continuation_grammar("Kell").gbnf()
+
+
+@respx.mock
+def test_the_grammar_is_sent_with_max_tokens_plain_and_streamed() -> None:
+    route = respx.post(CHAT_URL)
+    route.side_effect = [completion("The rain stops."), stream(["The rain ", "stops."])]
+    model = _model("gbnf")
+    asyncio.run(model.complete(PROMPT, Calls(), grammar=GBNF))
+
+    async def streamed() -> str:
+        return "".join([d async for d in model.stream(PROMPT, Calls(), grammar=GBNF)])
+
+    assert asyncio.run(streamed()) == "The rain stops."
+    for call in route.calls:
+        body = sent(call.request)
+        assert body["grammar"] == GBNF and body["max_tokens"] == 120
+
+
+@respx.mock
+def test_a_server_that_refuses_the_grammar_is_asked_without_it_from_then_on() -> None:
+    route = respx.post(CHAT_URL)
+    refused = httpx.Response(
+        400, json={"error": {"message": "Unrecognized request argument supplied: grammar"}}
+    )
+    route.side_effect = [refused, completion("The rain stops."), completion("Wind.")]
+    model = _model("gbnf")
+    calls = Calls()
+    assert asyncio.run(model.complete(PROMPT, calls, grammar=GBNF)) == "The rain stops."
+    assert calls.count == 2 and "grammar" not in sent(route.calls[1].request)
+    asyncio.run(model.complete(PROMPT, Calls(), grammar=GBNF))
+    assert "grammar" not in sent(route.calls[2].request)
+
+
+@respx.mock
+def test_without_the_setting_no_grammar_is_sent() -> None:
+    route = respx.post(CHAT_URL).mock(return_value=completion("The rain stops."))
+    asyncio.run(_model("none").complete(PROMPT, Calls(), grammar=GBNF))
+    assert "grammar" not in sent(route.calls[0].request)
+
+
+def test_narrate_sends_the_continuation_grammar_to_a_llama_cpp_server(tmp_path: Path) -> None:
+    roll = resolve_roll(
+        "sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2},
+        dice=[6, 1, 3],
+    )  # fmt: skip
+    body = {"resolution": roll.model_dump(mode="json"), "action": "I leap the gap"}
+    with respx.mock() as mock, TestClient(model_app(tmp_path, model_grammar="gbnf")) as client:
+        route = mock.post(CHAT_URL).mock(return_value=completion("The far roof holds."))
+        r = client.post("/v1/narrate", json={**body, "character": "Kell"})
+        assert r.json()["narration"] == "You leap the gap, and it works. The far roof holds."
+        assert sent(route.calls.last.request)["grammar"] == continuation_grammar("Kell").gbnf()
