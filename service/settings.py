@@ -64,12 +64,13 @@ class Settings(BaseSettings):
         "llama.cpp's server turns into a grammar (move ids and stats as enums; dropped to "
         "json_object once a server refuses it); or only in the prompt",
     )
-    model_grammar: Literal["gbnf", "none"] = Field(
-        "none",
-        description="gbnf: send llama.cpp's servers (llama-server, llama-cpp-python) a grammar "
+    model_grammar: Literal["auto", "gbnf", "none"] = Field(
+        "auto",
+        description="gbnf: send a grammar (llama.cpp's servers: llama-server, llama-cpp-python) "
         "that keeps the model's sentence after a lead free of 'you' and the character's name "
         "(service/narrator/grammar.py; dropped for the process once a server refuses it); "
-        "none: send no grammar",
+        "none: never; auto: gbnf for a server of one's own (OPENAI_BASE_URL set and not "
+        "OpenAI's), none for OpenAI",
     )
     # 0.3, not 0.7: at 0.7 the same prompts to the same small model gave 4 and then 15 shown
     # narrations that contradicted the engine in runs 16 and 17 (bench/real_model.py); the

@@ -136,7 +136,7 @@ class OpenAICompatibleModel:
             extra_body=_own_server_limit(settings),
         )
         self.extra_body = _own_server_limit(settings) or {}
-        self.grammar = settings.model_grammar == "gbnf"
+        self.grammar = _sends_grammar(settings)
         self.json_mode = settings.model_json_mode != "none"
         self.json_schema = settings.model_json_mode == "json_object_schema"
 
@@ -277,10 +277,21 @@ def build_model(settings: Settings) -> ChatModel | None:
     return OpenAICompatibleModel(settings) if settings.model_configured else None
 
 
+def _own_server(settings: Settings) -> bool:
+    url = settings.openai_base_url or ""
+    return bool(url) and "api.openai.com" not in url
+
+
+def _sends_grammar(settings: Settings) -> bool:
+    """Whether the continuation's grammar is sent: ``auto`` sends it to a server of one's own
+    (where a small model is likeliest; a server that refuses it costs one call, once), never to
+    OpenAI's, which refuses the field."""
+    if settings.model_grammar == "auto":
+        return _own_server(settings)
+    return settings.model_grammar == "gbnf"
+
+
 def _own_server_limit(settings: Settings) -> dict[str, int] | None:
     """``max_tokens`` for an OpenAI-compatible server other than OpenAI's (which refuses both
     limits at once, and has ``max_completion_tokens``)."""
-    url = settings.openai_base_url or ""
-    if not url or "api.openai.com" in url:
-        return None
-    return {"max_tokens": settings.model_max_tokens}
+    return {"max_tokens": settings.model_max_tokens} if _own_server(settings) else None

@@ -227,3 +227,14 @@ def test_narrate_sends_the_continuation_grammar_to_a_llama_cpp_server(tmp_path: 
         r = client.post("/v1/narrate", json={**body, "character": "Kell"})
         assert r.json()["narration"] == "You leap the gap, and it works. The far roof holds."
         assert sent(route.calls.last.request)["grammar"] == continuation_grammar("Kell").gbnf()
+
+
+def test_auto_sends_the_grammar_to_a_server_of_ones_own_never_to_openai() -> None:
+    from service.narrator.model import _sends_grammar
+
+    local = Settings(openai_base_url="http://127.0.0.1:8088/v1")
+    openai = Settings(openai_base_url="https://api.openai.com/v1", openai_api_key="sk-test")
+    assert local.model_grammar == "auto" and _sends_grammar(local)
+    assert not _sends_grammar(openai) and not _sends_grammar(Settings(openai_api_key="sk-test"))
+    assert _sends_grammar(openai.model_copy(update={"model_grammar": "gbnf"}))
+    assert not _sends_grammar(local.model_copy(update={"model_grammar": "none"}))
