@@ -1499,6 +1499,9 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
                     # violently and cracks open", fourth words' run 1)
                 if not _NEGATION.search(sentence[: m.start()]):
                     hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+            for m in _SEEN_OPEN.finditer(sentence):
+                if m.group("object").lower()[:5] in sought:
+                    hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
         if sent := _sent_there(expect.action):
             hits += [
                 _Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end()))
@@ -1521,7 +1524,7 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
 _BREAKING_IN = re.compile(
     r"\b(?:force|forces|pick|picks|break|breaks|batter|batters|wrench|wrenches|open|opens|kick|"
     r"kicks|smash|smashes|pry|prise|prize|unlock|unlocks|bash|bashes|ram|rams|tear|tears|rip|rips|"
-    r"lever|levers|shoulder|shoulders|crack|cracks)\b",
+    r"lever|levers|shoulder|shoulders|crack|cracks|hammer|hammers|jimmy|jimmies)\b",
     re.IGNORECASE,
 )
 _BURSTS = re.compile(
@@ -1537,9 +1540,18 @@ _BURSTS = re.compile(
     # ("see the safe fall to the ground, breaking into pieces" on a failed safe-cracking, fifth
     # words' run 1)
     r"(?:breaks?|breaking|broke|to break|falls?|falling|fell) (?:into pieces|apart)|splits? open|"
-    r"comes? loose|came loose)\b",
+    r"comes? loose|came loose|"
+    # told through a grammar that keeps "you" out (service/narrator/grammar.py): "As the lock
+    # continues to struggle, it finally breaks free" (hammering the lock off, resent ninth words),
+    # "As the puzzle box creaks open" (a failure at opening it), "As the lock clatters to the
+    # ground" (a failed pick)
+    r"creaks? open|creaked open|springs? open|sprang open|pops? open|popped open|"
+    r"(?:clatters?|clattered|drops?|dropped) (?:off|away|to the (?:ground|floor)))\b",
     re.IGNORECASE,
 )
+# ... or seen open: "a faint breeze whispers through the open door" on a failed pick (resent run
+# 34)
+_SEEN_OPEN = re.compile(r"\b(?:the|an|its) (?:wide )?open (?P<object>[a-z]{3,})\b", re.IGNORECASE)
 # What the player meant to send somewhere, told gone there on a failure: "I shove the ogre off the
 # bridge" lost, told "..., causing it to fall off the bridge" (other words' run 1)
 _SENDING = re.compile(
@@ -3054,6 +3066,10 @@ _FELT = (
     # (up to three words before: "a symbol of your strength and determination", stop 24's
     # prompt trials)
     # ("a testament to your ingenuity and determination", sixth words' run 1)
+    # (not another's shown or the place's made: "the dock workers ... now express a sense of
+    # relief", "it creates a sense of unease", the stop-25 runs' prompts resent with the grammar)
+    r"(?<!express a )(?<!expresses a )(?<!expressed a )(?<!expressing a )(?<!create a )"
+    r"(?<!creates a )(?<!created a )(?<!creating a )"
     r"\b(?:(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of|"
     r"testament to|tribute to|proof of) (?:\w+ ){0,3}?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
@@ -3064,7 +3080,9 @@ _FELT = (
     # the air's, a town's: "a sense of unease fills the air", "a wave of panic sweeps through
     # the town" (run 11)
     r"(?! (?:\w+ )?(?:fills?|filled|hangs?|hung|settles?|settled|spreads?|spread|sweeps?|swept|"
-    r"ripples?|rippled|runs?|ran) (?:over |through |across |in )?(?:the|a)\b)|"
+    r"ripples?|rippled|runs?|ran|washes|washed|wash) (?:over |through |across |in )?(?:the|a)\b)"
+    # ("a moment of panic among the patrons", "a sense of dread washes over the haven")
+    r"(?! (?:among|amongst) (?:the|a)\b)|"
     r"\b(?:your|(?:{names})'s) (?:mind|thoughts|heart) (?:racing|races|raced|reeling|reels|"
     r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
@@ -3470,6 +3488,9 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
 _UNSEEN = re.compile(
     r"\b(?:shadow|shadows|follow|follows|tail|tails|sneak|sneaks|hide|hides|creep|creeps|stalk|"
     r"stalks|slip|slips|track|tracks|"
+    # a scout unseen: "I scout the ridge for the orc warband" told "The orc warband, sensing the
+    # approach of the scout, retreats" (fifth words' prompt resent with the grammar)
+    r"scout|scouts|reconnoitre|reconnoitres|reconnoiter|reconnoiters|"
     # covert work, done well, is done unnoticed: "I hack the security terminal" told on a success
     # as "your presence is felt by everyone around you" (run 27), "noticed by a group of security
     # guards" (run 26)
@@ -3495,7 +3516,8 @@ _PURSUING = re.compile(
 _GETS_AWAY = re.compile(
     r"\b(?:disappears?|disappeared|vanish(?:es|ed)?|(?:slips?|slipped|gets?|got|breaks?|broke) "
     r"away|escapes?|escaped|(?:is|are|was|were) gone|out of sight|(?:loses?|lost|shakes?|shook) "
-    r"(?:you|your trail|the trail)|(?:melts?|melted|fades?|faded) (?:back )?into the "
+    r"(?:you|your trail|the trail)|(?:melts?|melted|fades?|faded|retreats?|"
+    r"retreated|slips?|slipped|recedes?|receded) (?:back )?into the "
     r"(?:shadows|darkness|dark|night|fog|mist|crowd)|lose (?:its|their|his|her) trail)\b",
     re.IGNORECASE,
 )
@@ -3570,7 +3592,19 @@ _ATTENTION = re.compile(
     # "The Toreador, intrigued by your shadow, steps forward" on a shadowing success (seventh
     # words' run 1)
     r"\b(?:intrigued|startled|alerted|alarmed|distracted|drawn|attracted|disturbed|roused) by "
-    r"(?:your|the sound of your|the sight of your) \w+",
+    r"(?:your|the sound of your|the sight of your) \w+|"
+    # told through a grammar that keeps "you" out (service/narrator/grammar.py), the others
+    # alerted all the same: "The camp of sleeping bandits, now aware of the intruder, begins to
+    # prepare for a confrontation", "The mutineers, sensing the danger, quickly retreat", "The
+    # orc warband, sensing the approach of the scout", "The jailer's guards, startled by the
+    # sudden noise, rush to investigate" (the stop-25 runs' prompts resent with it)
+    r"\baware of\b|\bsens(?:es|ed|ing) (?:the |a |an )?(?:danger|approach|presence|intruder|"
+    r"threat|movement|someone|something|eyes|spy|scout)\b|"
+    r"\b(?:startled|alerted|alarmed|roused|woken|awoken|awakened) by (?:the |a |an )?(?:\w+ )?"
+    r"(?:noise|sound|commotion|clatter|crash|footsteps|movement|intruder)\b|"
+    r"\b(?:rush|rushes|rushed|hurry|hurries|hurried|come|comes|came|move|moves|moved|run|runs|"
+    r"ran) to investigate\b|\b(?:raise|raises|raised|sound|sounds|sounded) the alarm\b|"
+    r"\bprepar\w* (?:for|to face) (?:a |the )?(?:confrontation|fight|attack|battle|intruder)\b",
     re.IGNORECASE,
 )
 # ... and not where it is denied: "no one notices you", "without drawing attention"
@@ -3643,12 +3677,24 @@ _ASKED_TO = re.compile(
 
 @lru_cache(maxsize=64)
 def _refused(action: str) -> re.Pattern[str] | None:
-    verbs = {m.group("verb")[:4].lower() for m in _ASKED_TO.finditer(action)} - {"the", "let"}
+    verbs = set()
+    for m in _ASKED_TO.finditer(action):
+        verb = m.group("verb").lower()
+        if verb == "let":
+            # what was to be let happen: "convince the harbourmaster to let us dock" told "The
+            # harbourmaster's refusal to let them dock" (run 33's prompt resent with the grammar)
+            after = re.match(r"\s+(?:\w+\s+)?([a-z]{3,})", action[m.end() :], re.IGNORECASE)
+            verb = after.group(1).lower() if after else ""
+        verbs.add(verb[:4])
+    verbs -= {"", "the", "let"}
     if not verbs:
         return None
     stems = "|".join(re.escape(v) for v in sorted(verbs))
     return re.compile(
-        rf"\b(?:refus\w*|declin\w*|won't|will not|would not|wouldn't) (?:to )?(?:\w+ )?(?:{stems})\w*",
+        rf"\b(?:refus\w*|declin\w*|won't|will not|would not|wouldn't) (?:to )?(?:\w+ ){{0,2}}"
+        # (not refused only free: "The harbourmaster's refusal to let you dock without a cost is
+        # a complication", run 31)
+        rf"(?:{stems})\w*(?! (?:\w+ )?without\b)",
         re.IGNORECASE,
     )
 
@@ -3660,7 +3706,10 @@ _COST_ON_OTHERS = re.compile(
     re.IGNORECASE,
 )
 _COMING_AT_YOU = re.compile(
-    r"\b(?:begin|begins|began|start|starts|started) to (?:charge|attack|advance on you|close in)\b",
+    r"\b(?:begin|begins|began|start|starts|started) to (?:charge|attack|advance on you|close in)\b|"
+    # "The marsh becomes a battlefield, with goblins encircling and attacking" on a tracking
+    # success (run 34's prompt resent with the grammar)
+    r"\b(?:encircl|surround)\w* and (?:attack|charg|clos\w* in)\w*",
     re.IGNORECASE,
 )
 # Getting aboard or there, at a cost, undone by a fall off it: "I sneak aboard the moored galleon"
@@ -3726,9 +3775,12 @@ _BRUSHED_OFF = re.compile(
 # it works. The jailer's eyes widen as he realizes that the key has unlocked a door" (other
 # words' run 1)
 _TAKING = re.compile(
-    r"\b(?:steal|steals|pick|picks|slip|slips|snatch|snatches|lift|lifts|pilfer|pilfers|"
+    r"\b(?:steal|steals|pick|picks|slip|slips|snatch|snatches|pilfer|pilfers|"
     r"pickpocket|pickpockets|swipe|swipes|palm|palms|filch|filches|pinch|pinches)\b"
-    r"(?! (?:the |a |an |my )?locks?\b)",
+    r"(?! (?:the |a |an |my )?locks?\b)|"
+    # lifting from someone, not lifting a thing off them: "I lift the fallen pillar off the
+    # trapped acolyte" (sixth words), told "The acolyte's eyes widen as the pillar comes to rest"
+    r"\blifts? [^.;!?]{0,40}?\bfrom\b",
     re.IGNORECASE,
 )
 _LOST_YOU = re.compile(
@@ -3762,6 +3814,63 @@ _VICTIM_KNOWS = re.compile(
 )
 
 
+_YOU_IN = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+_ACROSS = re.compile(r"\b(?:across|over)\b", re.IGNORECASE)
+
+
+def _sentence_around(words: str, at: int) -> str:
+    start = max(words.rfind(c, 0, at) for c in ".!?") + 1
+    ends = [i for i in (words.find(c, at) for c in ".!?") if i != -1]
+    return words[start : min(ends) if ends else len(words)]
+
+
+# A contest lost, told as the other side giving way: "I arm-wrestle the dwarf champion" lost, told
+# "The dwarf champion ... is now terrified and runs away"; "I push the cultist back from the
+# altar" lost, told "they start to back away from it"; a race lost, told "The ranger ... quickly
+# stops and turns back" (the stop-25 runs' prompts resent with the grammar). Only where driving
+# them off or beating them was the attempt: a thief tackled too late gets away ("I tackle the
+# thief before he reaches the door" lost, "The thief grabs the door handle and pulls it open").
+_BEATING = re.compile(
+    r"\b(?:push|pushes|shove|shoves|drive|drives|force|forces|wrestle|wrestles|arm-wrestle|"
+    r"arm-wrestles|grapple|grapples|race|races|outrun|outruns|outpace|outpaces|intimidate|"
+    r"intimidates|frighten|frightens|scare|scares|threaten|threatens|hold|holds|duel|duels|"
+    r"repel|repels|(?:stare|stares|face|faces) down|beat|beats|best|bests)\b",
+    re.IGNORECASE,
+)
+_GIVES_GROUND = re.compile(
+    r"(?<!you )(?<!you then )\b(?:(?:runs?|ran|flees?|fled|scurries|scurried|scrambles?|"
+    r"scrambled|backs?|backed|retreats?|retreated|withdraws?|withdrew|slinks?|slunk) "
+    r"(?:away|off|back)|(?:starts?|started|begins?|began) to (?:back away|retreat|flee|withdraw)|"
+    r"turns? (?:back|tail)|turned (?:back|tail)|gives? up|gave up|surrenders?|surrendered|yields?|"
+    r"yielded|(?:is|are|was|were) (?:now )?terrified)\b",
+    re.IGNORECASE,
+)
+# (Not a contest for a thing, which the winner runs off with: "The orc kicks you and runs away",
+# run 8.)
+_FOR_A_THING = re.compile(r"\bfor (?:the|a|an|his|her|their|its|my|your)\b", re.IGNORECASE)
+# What the player set out to stop, told going on: "I call on the blood to silence the bells" at a
+# cost, told "As the bells continue to ring" (eighth words' prompt resent with the grammar)
+_STOPPING = re.compile(
+    r"\b(?:silence|silences|stop|stops|halt|halts|still|stills|douse|douses|extinguish|"
+    r"extinguishes|put out|puts out|quench|quenches|quell|quells) (?:the |a |an |his |her |their |"
+    r"its |that |those )?(?:\w+ )?(?P<thing>[a-z]{3,})\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=64)
+def _goes_on(action: str) -> re.Pattern[str] | None:
+    things = {re.escape(m.group("thing").lower()[:5]) for m in _STOPPING.finditer(action)}
+    if not things:
+        return None
+    return re.compile(
+        rf"\b(?:{'|'.join(sorted(things))})\w*(?:'s? \w+)? (?:still |only )?(?:continue|continues|"
+        r"continued|keep|keeps|kept|go on|goes on|went on|carry on|carries on|carried on) "
+        r"(?:to |on )?\w+",
+        re.IGNORECASE,
+    )
+
+
 def _turned_against(words: str, expect: Expectation) -> list[str]:
     """On a success, the model's words after the lead telling the world turned against you."""
     if expect.polarity != "success" or expect.outcome in DRAWS:
@@ -3782,6 +3891,12 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
             if subject and subject.group(1).lower()[:5] in dodged and _GETTING_CLEAR.search(action):
                 continue  # the danger got clear of, falling: "I dodge the falling portcullis"
                 # told "the portcullis has collapsed" (run 19)
+            crossing = _CLIMBING.search(action) or _ACROSS.search(action)
+            if crossing and not _YOU_IN.search(_sentence_around(words, m.start())):
+                continue  # what was crossed, falling behind: "I sprint across the collapsing
+                # bridge" told "As the bridge crumbles under the weight of the collapsing car"
+                # (the stop-25 runs' prompts resent with the grammar): only under "you" is it
+                # the crossing undone
             found.append(m)
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
@@ -3796,6 +3911,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         found += _not_denied(words, _PANIC_SPREADS.finditer(words))
     if _UNSEEN.search(action):
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
+    if _UNSEEN.search(action) or _TAKING.search(action) or _HIDING.search(action):
         found += _not_denied(words, _ATTENTION.finditer(words))
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
@@ -3840,6 +3956,19 @@ def _with_continuation(
             undone += [_excerpt(words, m.start(), m.end()) for m in _COST_ON_OTHERS.finditer(words)]
         if refused := _refused(expect.action or ""):
             undone += [_excerpt(words, m.start(), m.end()) for m in refused.finditer(words)]
+    going_on = _goes_on(expect.action or "")
+    if expect.polarity in ("success", "mixed") and going_on:
+        undone += [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, going_on.finditer(words))
+        ]
+    given_ground = []
+    action = expect.action or ""
+    if expect.polarity == "failure" and _BEATING.search(action) and not _FOR_A_THING.search(action):
+        given_ground = [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, _GIVES_GROUND.finditer(words))
+        ]
     if expect.polarity == "success" and (missing := _not_found(expect.action or "")):
         undone += [
             _excerpt(words, m.start(), m.end()) for m in _not_denied(words, missing.finditer(words))
@@ -3850,6 +3979,7 @@ def _with_continuation(
          noticed),
         ("a success told as the world turned against you", against),
         ("a success at a cost told as the attempt undone", undone),
+        ("a contest lost told as the other side giving way", given_ground),
     ]  # fmt: skip
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"

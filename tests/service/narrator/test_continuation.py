@@ -579,6 +579,100 @@ SEEN = [
 ]  # fmt: skip
 
 
+# The stop-25 runs' continuation prompts resent with the grammar that keeps "you" out
+# (service/narrator/grammar.py; the real_grammar1 split): the model, unable to tell the outcome
+# through the character, told it through the others and the things. Sources: Go Forth, "The d20
+# determines success."; Storyteller, "Every die a player rolls that comes up equal to or greater
+# than the difficulty, is a success."; Sundered Isles' Face Danger, "On a weak hit, you succeed,
+# but not without a cost"; Go Forth's contest, "the higher total wins". Each pairs a reply that
+# contradicts with one that does not.
+GRAMMAR_WORDS = [
+    # covert work done well, the others alerted all the same
+    (STORYTELLER_SUCCESS, "I slip through the camp of sleeping bandits",
+     "The camp of sleeping bandits, now aware of the intruder, begins to prepare for a "
+     "confrontation.", "outcome"),
+    (STORYTELLER_SUCCESS, "I slip through the camp of sleeping bandits",
+     "The bandits snore on, unaware of anything amiss.", None),
+    (GO_FORTH_SUCCESS, "I scout the ridge for the orc warband",
+     "The orc warband, sensing the approach of the scout, retreats into their lair.", "outcome"),
+    (STRONG_FACE_DANGER, "I filch the key from the sleeping jailer",
+     "The jailer's guards, startled by the sudden noise, rush to investigate.", "outcome"),
+    (STRONG_FACE_DANGER, "I filch the key from the sleeping jailer",
+     "The jailer snores on, his belt lighter by one key.", None),
+    # ... the quarry gone into the dark
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul's eyes widen as it realizes the shadow of its own presence, and it retreats "
+     "into the shadows.", "outcome"),
+    # a failure at opening, told open
+    (GO_FORTH_FAILURE, "I open the puzzle box",
+     "As the puzzle box creaks open, a sharp pain shoots through the back of the room.",
+     "outcome"),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "As the lock clanks and dangles, a faint breeze whispers through the open door.", "outcome"),
+    (STORYTELLER_FAILURE, "I pick the lock on the Prince's safe",
+     "As the lock clatters to the ground, a loud crack echoes through the room.", "outcome"),
+    (GO_FORTH_FAILURE, "I hammer the rusted lock off the cage",
+     "As the lock continues to struggle, it finally breaks free, revealing a hidden door.",
+     "outcome"),
+    (GO_FORTH_FAILURE, "I hold the door against the orcs",
+     "The door swings open, and the orcs charge at it.", None),
+    # a contest lost, told as the other side giving way (not a thing won and carried off)
+    (GO_FORTH_FAILURE, "I arm-wrestle the dwarf champion",
+     "The dwarf champion, who was expecting a decisive victory, is now terrified and runs away.",
+     "outcome"),
+    (GO_FORTH_FAILURE, "I race the ranger to the top of the hill",
+     "The ranger, seeing the danger, quickly stops and turns back.", "outcome"),
+    (GO_FORTH_FAILURE, "I wrestle the orc for the map",
+     "The orc kicks the lantern over and runs away with the map.", None),
+    # granted at a cost, told refused; stopped at a cost, told going on
+    (WEAK_FACE_DANGER, "I convince the harbourmaster to let us dock",
+     "The harbourmaster's refusal to let them dock, despite the cost, caused a ripple effect.",
+     "outcome"),
+    (WEAK_FACE_DANGER, "I convince the harbourmaster to let us dock",
+     "The harbourmaster's refusal to let them dock without a fee costs a purse of silver.", None),
+    (WEAK_FACE_DANGER, "I call on the blood to silence the bells",
+     "As the bells continue to ring, a faint mist rises from the ground.", "outcome"),
+    (WEAK_FACE_DANGER, "I call on the blood to silence the bells",
+     "The bells fall silent, and the crowd below continues to stare.", None),
+    # a tracking success told as an ambush
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "The marsh becomes a battlefield, with goblins encircling and attacking.", "outcome"),
+    # the world's mood and the others' feelings, not the character's
+    (GO_FORTH_FAILURE, "I search the haven for the hidden letter",
+     "As the search continues, the light starts to dim, and a sense of dread washes over the "
+     "haven.", None),
+    (STORYTELLER_FAILURE, "I steal the dagger from the display case",
+     "The dagger falls from the display case, causing a loud clatter and a moment of panic "
+     "among the patrons.", None),
+    (STRONG_FACE_DANGER, "I question the dock workers about the missing ship",
+     "The dock workers now express a sense of relief and gratitude.", None),
+    (STORYTELLER_SUCCESS, "I shadow the Toreador through the gallery",
+     "As the Toreador's shadow passes through the gallery, it creates a sense of unease.", None),
+    # what was crossed, falling behind; a pillar lifted off someone is no theft
+    (GO_FORTH_SUCCESS, "I sprint across the collapsing bridge",
+     "As the bridge crumbles under the weight of the rushing water, it begins to collapse.", None),
+    (GO_FORTH_SUCCESS, "I sprint across the collapsing bridge",
+     "The bridge crumbles beneath your feet.", "outcome"),
+    (STORYTELLER_SUCCESS, "I lift the fallen pillar off the trapped acolyte",
+     "The acolyte's eyes widen as the pillar comes to rest, and he gasps for breath.", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("roll", "action", "words", "flagged"), GRAMMAR_WORDS)
+def test_what_the_grammar_s_replies_showed(
+    roll: tuple,  # type: ignore[type-arg]
+    action: str,
+    words: str,
+    flagged: str | None,
+) -> None:
+    lead, expect = _after_lead(*roll, action)
+    report = check_narration(f"{lead} {words}", expect)
+    if flagged:
+        assert flagged in report.failed, report.reason()
+    else:
+        assert report.passed, report.reason()
+
+
 def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     # Go Forth's Severity table: "6 – 15Shallow Wound (Reason check or Long Rest)"; run 23's
     # spark told it "The party is shaken, but no injuries are reported."

@@ -150,6 +150,8 @@ REPORTED_ONLY = {
     "real_eighth1": "an eighth set of words, judged at f2beaa2 (stop 25's final code), not tuned on: reported",
     "real_ninth1": "a ninth set of words, judged at f2beaa2 (stop 25's final code), not tuned on: reported",
     "real_run34": "judged at f2beaa2 (stop 25's final code), not tuned on: reported",
+    "real_grammar1": "nine runs' continuation prompts resent with the grammar (73fe13a), judged, "
+    "then tuned on: reported",
 }
 
 
