@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``ninth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``eleventh``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -415,8 +415,87 @@ NINTH_ACTIONS: list[str] = [
     "I slip past the sleeping watchdog",
     "I balance across the narrow beam",
 ]
+# ... a tenth and an eleventh (``--actions tenth``, ``--actions eleventh``), written at stop 26
+# for the blind measure of the grammar (service/narrator/grammar.py) and the guard tuned on its
+# replies
+TENTH_ACTIONS: list[str] = [
+    "I drop from the yardarm onto the smuggler's barge",
+    "I cling to the mooring post as the tide drags at me",
+    "I row hard to beat the squall to the cove",
+    "I steer us through the reef at low tide",
+    "I spy on the harbour fort from the bell tower",
+    "I crouch behind the nets to hear the pirates plot",
+    "I ask the old net-mender about the sea witch",
+    "I coax the purser into lending us a longboat",
+    "I kick in the warped door of the chart room",
+    "I dazzle the consul's nephew with my wit",
+    "I persuade the warden to open the east gate",
+    "I pluck the sealed letter from the courier's bag",
+    "I hurl the assassin through the stained-glass window",
+    "I call on the blood to hush the crowd",
+    "I ford the swollen river on foot",
+    "I search the ruined chapel for the reliquary",
+    "I bring my mace down on the troll's knee",
+    "I fling a dagger at the retreating scout",
+    "I outrun the hounds to the abbey wall",
+    "I tail the Tremere through the night market",
+    "I force the lock of the Primogen's desk",
+    "I jump the gap between the warehouse roofs",
+    "I glare down the Brujah bruiser",
+    "I roll under the swinging blade",
+    "I hold the rope as the bridge sways",
+    "I jab at the kobold chieftain with my spear",
+    "I grapple the smuggler for the ledger",
+    "Kell quiets the restless prisoners",
+    "I slip the signet ring from the merchant's finger",
+    "I brace my pike as the raiders charge",
+    "I scale the slick chimney to the roof",
+    "I trail the poachers through the pine woods",
+    "I bargain with the tinker over the lantern",
+    "I sneak past the dozing gatekeeper",
+    "I tightrope along the fallen mast",
+]
+ELEVENTH_ACTIONS: list[str] = [
+    "I vault from the pier onto the moving ferry",
+    "I hang onto the capsized dinghy in the swell",
+    "I race the incoming tide across the sandbar",
+    "I pilot the cutter through the fog-bound strait",
+    "I watch the customs house from the dunes",
+    "I hide under the dock to hear the captains bargain",
+    "I quiz the ferryman about the missing crew",
+    "I sweet-talk the armourer into a discount",
+    "I smash the padlock on the powder store",
+    "I charm the countess at the opera",
+    "I talk the guard captain into letting us pass",
+    "I palm the key from the sleeping steward",
+    "I shove the cultist into the fountain",
+    "I call on the blood to blind the watchers",
+    "I climb the scree slope to the pass",
+    "I hunt through the archive for the deed",
+    "I swing my hammer at the skeleton's skull",
+    "I loose a bolt at the fleeing thief",
+    "I race the courier to the ferry landing",
+    "I shadow the Nosferatu through the sewers",
+    "I crack the code on the vault keypad",
+    "I leap from the balcony to the awning",
+    "I face down the Sabbat pack leader",
+    "I duck the swinging chain",
+    "I pull myself up the crumbling wall",
+    "I slash at the bandit leader with my sabre",
+    "I wrestle the guard for his crossbow",
+    "Kell cheers the weary sailors",
+    "I pinch the purse from the noble's belt",
+    "I raise my shield as the archers loose",
+    "I clamber up the rigging in the storm",
+    "I follow the wolf tracks into the hills",
+    "I haggle with the ferryman over the fare",
+    "I creep through the sleeping barracks",
+    "I edge along the icy parapet",
+]
 assert (
     len(NARRATE)
+    == len(TENTH_ACTIONS)
+    == len(ELEVENTH_ACTIONS)
     == len(NINTH_ACTIONS)
     == len(EIGHTH_ACTIONS)
     == len(SIXTH_ACTIONS)
@@ -436,6 +515,8 @@ OTHER_WORDS = {
     "seventh": SEVENTH_ACTIONS,
     "eighth": EIGHTH_ACTIONS,
     "ninth": NINTH_ACTIONS,
+    "tenth": TENTH_ACTIONS,
+    "eleventh": ELEVENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [

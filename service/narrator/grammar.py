@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 # Words the sentence may not hold (as part of any word, in any case): "you" (so your, yourself,
-# you're), and the character's own name, which the model used instead ("Kell's calm voice
-# soothes it"). "young" and "bayou" go with them: the model finds other words.
-BANNED = ("you",)
+# you're), "player" (then "difficult for the player to focus", a resent reply), and the
+# character's own name, which the model used instead ("Kell's calm voice soothes it"). "young"
+# and "bayou" go with them: the model finds other words.
+BANNED = ("you", "player")
 # Never in the sentence: digits (the narrator mentions no number after a lead: the facts are
 # in the lead's outcome), line breaks, the marks of tags, headings and lists, and quotation
 # marks: a speech is told, not quoted (given an optional closing mark, the model stopped at

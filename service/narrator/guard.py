@@ -1546,6 +1546,9 @@ _BURSTS = re.compile(
     # "As the puzzle box creaks open" (a failure at opening it), "As the lock clatters to the
     # ground" (a failed pick)
     r"creaks? open|creaked open|springs? open|sprang open|pops? open|popped open|"
+    # ("As the warehouse door continues to fall", a failure at breaking it down)
+    r"(?:continues?|continued|begins?|began|starts?|started) to fall|falls? (?:in|inwards?)|"
+    r"fell (?:in|inwards?)|"
     r"(?:clatters?|clattered|drops?|dropped) (?:off|away|to the (?:ground|floor)))\b",
     re.IGNORECASE,
 )
@@ -2805,8 +2808,47 @@ def _example_of_another_band(text: str, expect: Expectation) -> list[str]:
 _FIRST_PERSON = re.compile(r"(?<![\w'])(?:I|I'm|I've|I'll|I'd)(?![\w'])")
 
 
+# Six words in a row of the narrator's standing instructions, told as if story: "The place, the
+# weather, other people or creatures respond with a sense of liberation" (the ninth words' run;
+# the stop-25 runs' prompts resent with the grammar), the continuation prompt's own words.
+_ECHO_WORDS = 6
+
+
+@lru_cache(maxsize=1)
+def _instruction_runs() -> frozenset[tuple[str, ...]]:
+    from prompts import get_prompt
+
+    runs = set()
+    for name in ("narration", "narration_next", "table", "oracle"):
+        # (not the worked examples, in quotation marks: a reply in their words is judged by
+        # _copied_example, against its band)
+        told = re.sub(r'"[^"]*"', " | ", get_prompt(name).system.lower())  # type: ignore[arg-type]
+        words = re.findall(r"[a-z']+|\|", told)
+        runs |= {tuple(words[i : i + _ECHO_WORDS]) for i in range(len(words) - _ECHO_WORDS + 1)}
+    return frozenset(run for run in runs if "|" not in run)
+
+
+def _echoed_instructions(text: str) -> list[str]:
+    words = re.findall(r"[a-z']+", text.lower())
+    runs = _instruction_runs()
+    return [
+        " ".join(words[i : i + _ECHO_WORDS])
+        for i in range(len(words) - _ECHO_WORDS + 1)
+        if tuple(words[i : i + _ECHO_WORDS]) in runs
+    ][:1]
+
+
+# A sentence the grammar cut at an abbreviation's point: "..., the manor's owner, Mr." (a
+# continuation resent with the grammar, whose sentence ends at the first . ! or ?)
+_CUT_AT_A_TITLE = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Dr|St|Capt|Lt|Sgt|Col|Gen|Prof|Rev|Sr|Jr|Mt|Ft)\.\s*$"
+)
+
+
 def _check_form(text: str) -> GuardCheck:
     found = [m.group() for m in _SCAFFOLD.finditer(text)]
+    found += _echoed_instructions(text)
+    found += [f"{m.group()} (a sentence cut short)" for m in _CUT_AT_A_TITLE.finditer(text)]
     plain = _unquoted(_prepare(text))
     found += [
         f"{m.group()} (the first person)"
@@ -3604,7 +3646,19 @@ _ATTENTION = re.compile(
     r"(?:noise|sound|commotion|clatter|crash|footsteps|movement|intruder)\b|"
     r"\b(?:rush|rushes|rushed|hurry|hurries|hurried|come|comes|came|move|moves|moved|run|runs|"
     r"ran) to investigate\b|\b(?:raise|raises|raised|sound|sounds|sounded) the alarm\b|"
-    r"\bprepar\w* (?:for|to face) (?:a |the )?(?:confrontation|fight|attack|battle|intruder)\b",
+    r"\bprepar\w* (?:for|to face) (?:a |the )?(?:confrontation|fight|attack|battle|intruder)\b|"
+    # ... or the character seen as what they are: "The dragon wakes up and lunges at the
+    # intruder" (sneaking past it), "he smiles at the sight of the ring" (palming it)
+    r"\bthe intruders?\b|\bat the sight of\b",
+    re.IGNORECASE,
+)
+# The sleeper woken, whoever it is, when passing or robbing them asleep was the attempt: "I sneak
+# past the sleeping dragon" told "The dragon wakes up and lunges" (third words' prompt resent
+# with the grammar)
+_ASLEEP = re.compile(r"\b(?:sleeping|asleep|dozing|slumbering|snoring|napping)\b", re.IGNORECASE)
+_WAKES = re.compile(
+    r"\b(?:wakes?|woke|awakens?|awoke|awakened|stirs? awake|stirred awake|jolts? awake|"
+    r"jolted awake|(?:eyes )?(?:snap|snaps|snapped|fly|flies|flew) open)\b",
     re.IGNORECASE,
 )
 # ... and not where it is denied: "no one notices you", "without drawing attention"
@@ -3913,6 +3967,8 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
     if _UNSEEN.search(action) or _TAKING.search(action) or _HIDING.search(action):
         found += _not_denied(words, _ATTENTION.finditer(words))
+        if _ASLEEP.search(action):
+            found += _not_denied(words, _WAKES.finditer(words))
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
 

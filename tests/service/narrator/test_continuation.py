@@ -655,6 +655,25 @@ GRAMMAR_WORDS = [
      "The bridge crumbles beneath your feet.", "outcome"),
     (STORYTELLER_SUCCESS, "I lift the fallen pillar off the trapped acolyte",
      "The acolyte's eyes widen as the pillar comes to rest, and he gasps for breath.", None),
+    # the second tranche resent (real_grammar1b): the prompt's words as story, a sentence cut at
+    # a title, the sleeper woken, the intruder seen, a door falling in on a failure to break it
+    (STRONG_FACE_DANGER, "I tear the chains from the wall",
+     "The place, the weather, other people or creatures respond with a sense of liberation.",
+     "form"),
+    (WEAK_FACE_DANGER, "I climb the chimney onto the manor roof",
+     "As the smoke billows from the chimney, the manor's owner, Mr.", "form"),
+    (WEAK_FACE_DANGER, "I climb the chimney onto the manor roof",
+     "Soot cakes the tiles, and the manor's owner shouts from the garden.", None),
+    (STORYTELLER_SUCCESS, "I sneak past the sleeping dragon",
+     "The dragon wakes up and lunges at the intruder, but it is too late.", "outcome"),
+    (STORYTELLER_SUCCESS, "I sneak past the sleeping dragon",
+     "The dragon's breath rumbles on, and the gold beneath it does not stir.", None),
+    (STRONG_FACE_DANGER, "I palm the signet ring from the magistrate's desk",
+     "The magistrate's face lights up, and he smiles at the sight of the ring.", "outcome"),
+    (GO_FORTH_FAILURE, "I break down the warehouse door",
+     "As the warehouse door continues to fall, the sound of clashing metal echoes.", "outcome"),
+    (GO_FORTH_FAILURE, "I break down the warehouse door",
+     "The door shudders in its frame and holds.", None),
 ]  # fmt: skip
 
 

@@ -47,6 +47,7 @@ REAL_REPLIES_WITH_YOU = [
     "You hear a loud crash as the gate locks behind you, trapping you inside.",
     "The mule's eyes flicker with fear, but Kell's calm voice soothes it.",
     "YOU fall.",
+    "The siren's song makes it difficult for the player to focus.",
 ]
 # Real replies after a lead that told the world's response (resent with the grammar)
 REAL_REPLIES_WITHOUT_YOU = [
@@ -73,9 +74,9 @@ def test_no_number_tag_or_second_sentence() -> None:
 
 
 def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
-    assert continuation_grammar("unnamed").banned == ("you",)
-    assert continuation_grammar("Bo").banned == ("you",)
-    assert continuation_grammar("Mara Vell").banned == ("you", "mara", "vell")
+    assert continuation_grammar("unnamed").banned == ("you", "player")
+    assert continuation_grammar("Bo").banned == ("you", "player")
+    assert continuation_grammar("Mara Vell").banned == ("you", "player", "mara", "vell")
 
 
 LETTERS = "yYoOuUkKeElL aA'\".,!?3<\né"

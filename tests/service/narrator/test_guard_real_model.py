@@ -152,6 +152,8 @@ REPORTED_ONLY = {
     "real_run34": "judged at f2beaa2 (stop 25's final code), not tuned on: reported",
     "real_grammar1": "nine runs' continuation prompts resent with the grammar (73fe13a), judged, "
     "then tuned on: reported",
+    "real_grammar1b": "three more runs' prompts resent with the grammar, judged blind to the "
+    "changes for real_grammar1 (6/16 caught, 0/87 false alarms), then tuned on: reported",
 }
 
 
