@@ -1546,6 +1546,8 @@ _BURSTS = re.compile(
     # "As the puzzle box creaks open" (a failure at opening it), "As the lock clatters to the
     # ground" (a failed pick)
     r"creaks? open|creaked open|springs? open|sprang open|pops? open|popped open|"
+    # ("The lock was too tight, and it took a long time to break", a failed pick, run 35)
+    r"took (?:\w+ ){0,3}to (?:break|open|give way|give|budge|yield)|"
     # ("As the warehouse door continues to fall", a failure at breaking it down)
     r"(?:continues?|continued|begins?|began|starts?|started) to fall|falls? (?:in|inwards?)|"
     r"fell (?:in|inwards?)|"
@@ -3640,7 +3642,7 @@ _ATTENTION = re.compile(
     # prepare for a confrontation", "The mutineers, sensing the danger, quickly retreat", "The
     # orc warband, sensing the approach of the scout", "The jailer's guards, startled by the
     # sudden noise, rush to investigate" (the stop-25 runs' prompts resent with it)
-    r"\baware of\b|\bsens(?:es|ed|ing) (?:the |a |an )?(?:danger|approach|presence|intruder|"
+    r"\baware of\b|\bsens(?:es|ed|ing) (?:the |a |an )?(?:\w+ )?(?:danger|approach|presence|intruder|"
     r"threat|movement|someone|something|eyes|spy|scout)\b|"
     r"\b(?:startled|alerted|alarmed|roused|woken|awoken|awakened) by (?:the |a |an )?(?:\w+ )?"
     r"(?:noise|sound|commotion|clatter|crash|footsteps|movement|intruder)\b|"
@@ -3663,8 +3665,8 @@ _WAKES = re.compile(
 )
 # ... and not where it is denied: "no one notices you", "without drawing attention"
 _DENIED_BEFORE = re.compile(
-    r"\b(?:not|n't|never|no one|nobody|none|nothing|without|unable to|fails? to|failing to|barely|"
-    r"hardly)\b[^.;!?]{0,24}$",
+    r"\b(?:not|n't|never|no one|nobody|none|nothing|neither|nor|without|unable to|fails? to|"
+    r"failing to|barely|hardly)\b[^.;!?]{0,24}$",
     re.IGNORECASE,
 )
 
@@ -3899,6 +3901,16 @@ _GIVES_GROUND = re.compile(
     r"yielded|(?:is|are|was|were) (?:now )?terrified)\b",
     re.IGNORECASE,
 )
+# A tie told as one side giving in: "You haggle with the dwarf over the price, but neither side
+# wins out. The dwarf's eyes widen as he realizes he can't win, and he sighs in defeat" (run 35;
+# the ninth words' fishmonger "realizes the only way to win is to give up")
+_GIVES_IN = re.compile(
+    r"\b(?:sighs?|sighed|slumps?|slumped|bows?|bowed|nods?|nodded|admits?|admitted) (?:\w+ )?"
+    r"(?:in )?defeat\b|\b(?:can't|cannot|couldn't|could not) (?:possibly )?win\b|"
+    r"\b(?:concedes?|conceded|gives? in|gave in|giving in|gives? up|gave up|giving up|"
+    r"backs? down|backed down|backing down|relents?|relented|relenting|caves?|caved)\b",
+    re.IGNORECASE,
+)
 # (Not a contest for a thing, which the winner runs off with: "The orc kicks you and runs away",
 # run 8.)
 _FOR_A_THING = re.compile(r"\bfor (?:the|a|an|his|her|their|its|my|your)\b", re.IGNORECASE)
@@ -4018,6 +4030,11 @@ def _with_continuation(
             _excerpt(words, m.start(), m.end())
             for m in _not_denied(words, going_on.finditer(words))
         ]
+    given_in = (
+        [_excerpt(words, m.start(), m.end()) for m in _not_denied(words, _GIVES_IN.finditer(words))]
+        if expect.outcome in DRAWS
+        else []
+    )
     given_ground = []
     action = expect.action or ""
     if expect.polarity == "failure" and _BEATING.search(action) and not _FOR_A_THING.search(action):
@@ -4036,6 +4053,7 @@ def _with_continuation(
         ("a success told as the world turned against you", against),
         ("a success at a cost told as the attempt undone", undone),
         ("a contest lost told as the other side giving way", given_ground),
+        ("a tie told as one side giving in", given_in),
     ]  # fmt: skip
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"

@@ -674,6 +674,18 @@ GRAMMAR_WORDS = [
      "As the warehouse door continues to fall, the sound of clashing metal echoes.", "outcome"),
     (GO_FORTH_FAILURE, "I break down the warehouse door",
      "The door shudders in its frame and holds.", None),
+    # run 35, the first corpus run with the grammar (Go Forth: "In a Contest neither side wins a
+    # tie: the situation stays as it was", fateweaver's ruling): a tie told as one side giving
+    # in, a failed pick told as the lock broken in the end, the quarry sensing its shadow
+    (GO_FORTH_TIE, "I haggle with the dwarf over the price",
+     "The dwarf's eyes widen as he realizes he can't win, and he sighs in defeat.", "outcome"),
+    (GO_FORTH_TIE, "I haggle with the dwarf over the price",
+     "The dwarf folds his arms, and neither of them gives in.", None),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "The lock was too tight, and it took a long time to break.", "outcome"),
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul, sensing the shadowy presence of its shadowy companion, begins to retreat.",
+     "outcome"),
 ]  # fmt: skip
 
 

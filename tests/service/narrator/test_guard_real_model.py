@@ -154,6 +154,8 @@ REPORTED_ONLY = {
     "then tuned on: reported",
     "real_grammar1b": "three more runs' prompts resent with the grammar, judged blind to the "
     "changes for real_grammar1 (6/16 caught, 0/87 false alarms), then tuned on: reported",
+    "real_run35": "the first corpus run with the grammar, judged at e398cd7 (2/6 caught, 1/54 "
+    "false alarms), then tuned on: reported",
 }
 
 
