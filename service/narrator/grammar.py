@@ -93,17 +93,20 @@ class SentenceGrammar:
         return True
 
     def gbnf(self) -> str:
-        """The grammar in llama.cpp's GBNF: ``root`` is the sentence."""
+        """The grammar in llama.cpp's GBNF: ``root`` is the sentence. Each state's rule names
+        only the letters that lead elsewhere than back to the start; every other character is
+        one negated class (llama.cpp tries each alternative of a rule for every candidate token:
+        with one alternative per letter of every banned word, a reply took 16 s instead of 3)."""
         names = {state: f"s{i}" for i, state in enumerate(self._states)}
-        other = "".join(
-            _class_char(c)
-            for c in sorted(set(self._letters + self._letters.upper() + EXCLUDED + ENDS))
-        )
+        never = set(EXCLUDED + ENDS)
         rules = [f"root ::= s0 [{''.join(_class_char(c) for c in ENDS)}]"]
         for state, name in names.items():
-            choices = [f"[^{other}] s0"]
-            for c in self._letters:
-                after = self._next(state, c)
+            moves = {c: self._next(state, c) for c in self._letters}
+            special = sorted(c for c, after in moves.items() if after != "")
+            shut = never | {x for c in special for x in (c, c.upper())}
+            choices = [f"[^{''.join(_class_char(c) for c in sorted(shut))}] s0"]
+            for c in special:
+                after = moves[c]
                 if after is not None:
                     choices.append(f"[{c}{c.upper()}] {names[after]}")
             choices.append('""')
