@@ -3347,6 +3347,14 @@ _OTHERS_MANNER = re.compile(
 # ... or another's feeling perceived: "You see the harbourmaster's eyes widen, and you can feel his
 # unease" (run 29)
 _OTHERS_FEELING = re.compile(r"\b(?:his|her|their|its|[a-z]+'s) (?:\w+ )?\w+$", re.IGNORECASE)
+# ... or another's, felt: "The prince's confidant, who had always been a loyal friend to the king,
+# now feels a sense of pride" (a resent prompt, the grammar keeping "you" out): a named other and
+# no "you" in the clause before the feeling
+_ANOTHERS_FEELING = re.compile(
+    r"(?:^\s*|[.!?;]\s+)(?:the|a|an|his|her|their|its)\s+(?:\w+'s\s+)?\w+(?:\s+\w+)?\b"
+    r"(?:(?!\byou|\byour)[^.!?;])*(?<!\byou )\b(?:now |then |also |suddenly )?$",
+    re.IGNORECASE,
+)
 # ... or the place's: "the air is thick with a sense of anticipation" (other words' run 1)
 _THE_AIRS = re.compile(
     r"\b(?:air|room|hall|place|crowd|street|streets|market|silence|atmosphere|night|darkness|"
@@ -3497,6 +3505,7 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         if not _OTHERS_MANNER.search(plain[: m.start()])
         and not _OTHERS_FEELING.search(m.group())
         and not _THE_AIRS.search(plain[: m.start()])
+        and not _ANOTHERS_FEELING.search(plain[: m.start()])
     ]
     if expect.polarity in ("success", "mixed"):
         # put somewhere the player never went: "You talk your way past the night watch, but not

@@ -686,6 +686,12 @@ GRAMMAR_WORDS = [
     (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
      "The ghoul, sensing the shadowy presence of its shadowy companion, begins to retreat.",
      "outcome"),
+    # another's feeling, the grammar keeping "you" out (a reworded prompt's reply)
+    (STRONG_FACE_DANGER, "I woo the prince's confidant",
+     "The prince's confidant, who had always been a loyal friend to the king, now feels a sense "
+     "of pride and admiration.", None),
+    (STRONG_FACE_DANGER, "I woo the prince's confidant",
+     "The confidant smiles, and you feel a sense of pride.", "player_agency"),
 ]  # fmt: skip
 
 

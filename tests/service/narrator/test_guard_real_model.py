@@ -156,6 +156,8 @@ REPORTED_ONLY = {
     "changes for real_grammar1 (6/16 caught, 0/87 false alarms), then tuned on: reported",
     "real_run35": "the first corpus run with the grammar, judged at e398cd7 (2/6 caught, 1/54 "
     "false alarms), then tuned on: reported",
+    "real_grammar2": "a reworded continuation prompt tried with the grammar (not kept), judged "
+    "blind to c468676 (3/10 caught, 2/90 false alarms): reported",
 }
 
 
