@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 # Words the sentence may not hold (as part of any word, in any case): "you" (so your, yourself,
 # you're), "player" (then "difficult for the player to focus", a resent reply), and the
@@ -119,3 +119,9 @@ def continuation_grammar(character: str | None) -> SentenceGrammar:
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
     return SentenceGrammar(banned=BANNED + own)
+
+
+@lru_cache(maxsize=256)
+def continuation_gbnf(character: str | None) -> str:
+    """The GBNF of continuation_grammar, built once per character name."""
+    return continuation_grammar(character).gbnf()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from prompts import RenderedPrompt, get_prompt
 from rules.models import Resolution
 from service.narrator import facts
-from service.narrator.grammar import continuation_grammar
+from service.narrator.grammar import continuation_gbnf
 from service.narrator.guard import DRAWS, Expectation, Polarity
 
 # The player's words in the second person. Only the first person is turned: "I", "me", "my".
@@ -218,5 +218,5 @@ def narration_plan(
 
     return NarrationPlan(
         prompt=continued, lead=lead, most_sentences=MOST_SENTENCES,
-        grammar=continuation_grammar(character).gbnf(),
+        grammar=continuation_gbnf(character),
     )  # fmt: skip

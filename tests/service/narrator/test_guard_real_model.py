@@ -158,6 +158,10 @@ REPORTED_ONLY = {
     "false alarms), then tuned on: reported",
     "real_grammar2": "a reworded continuation prompt tried with the grammar (not kept), judged "
     "blind to c468676 (3/10 caught, 2/90 false alarms): reported",
+    "real_tenth1": "a tenth set of words, judged at 5ea4b41 (stop 26's final code), not tuned on: "
+    "reported",
+    "real_eleventh1": "an eleventh set of words, judged at 5ea4b41 (stop 26's final code), not "
+    "tuned on: reported",
 }
 
 
