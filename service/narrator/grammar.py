@@ -34,23 +34,48 @@ BANNED = ("you", "player")
 # '"Forward to the bridge!' and left the quotation open).
 EXCLUDED = '0123456789\n\r<>#*[]{}|_"“”'
 ENDS = ".!?"
+# What the sentence is written in: printable ASCII, the Latin-1 letters and the typographic
+# apostrophe and dashes. Any character at all, and the model barred from "your" wrote it in
+# Chinese ("the confused look on你的 face", run 36).
+WRITTEN = frozenset(
+    [chr(c) for c in range(0x20, 0x7F)]
+    + [chr(c) for c in range(0xC0, 0x100) if chr(c) not in "×÷"]
+    + list("’‘—–")
+)
+
+
+def _ranges(chars: set[str]) -> str:
+    """Characters as the inside of a GBNF class, runs of neighbours as ranges."""
+    codes = sorted(ord(c) for c in chars)
+    parts: list[str] = []
+    i = 0
+    while i < len(codes):
+        j = i
+        while j + 1 < len(codes) and codes[j + 1] == codes[j] + 1:
+            j += 1
+        first, last = _class_char(chr(codes[i])), _class_char(chr(codes[j]))
+        parts.append(first if i == j else f"{first}{last}" if j == i + 1 else f"{first}-{last}")
+        i = j + 1
+    return "".join(parts)
 
 
 def _class_char(c: str) -> str:
-    """A character as GBNF writes it inside [...]."""
+    """A character as GBNF writes it inside [...]: the marks a class gives a meaning to as hex
+    escapes (llama.cpp knows \\x, \\n, \\r and a few others; "\\^" it refuses, and a grammar it
+    cannot parse took llama-cpp-python's server down)."""
     if c == "\n":
         return "\\n"
     if c == "\r":
         return "\\r"
     if c in "\\]^-[":
-        return "\\" + c
+        return f"\\x{ord(c):02X}"
     return c
 
 
 @dataclass(frozen=True)
 class SentenceGrammar:
-    """One sentence, ending in . ! or ?, with none of ``banned`` in it (case ignored) and none
-    of EXCLUDED's characters."""
+    """One sentence, ending in . ! or ?, written in WRITTEN's characters, with none of
+    ``banned`` in it (case ignored) and none of EXCLUDED's characters."""
 
     banned: tuple[str, ...] = BANNED
 
@@ -84,7 +109,7 @@ class SentenceGrammar:
             return False
         state: str | None = ""
         for c in text[:-1]:
-            if c in EXCLUDED or c in ENDS:
+            if c not in WRITTEN or c in EXCLUDED or c in ENDS:
                 return False
             low = c.lower()
             state = self._next(state, low) if low in self._letters else ""  # type: ignore[arg-type]
@@ -99,12 +124,13 @@ class SentenceGrammar:
         with one alternative per letter of every banned word, a reply took 16 s instead of 3)."""
         names = {state: f"s{i}" for i, state in enumerate(self._states)}
         never = set(EXCLUDED + ENDS)
+        written = set(WRITTEN)
         rules = [f"root ::= s0 [{''.join(_class_char(c) for c in ENDS)}]"]
         for state, name in names.items():
             moves = {c: self._next(state, c) for c in self._letters}
             special = sorted(c for c, after in moves.items() if after != "")
             shut = never | {x for c in special for x in (c, c.upper())}
-            choices = [f"[^{''.join(_class_char(c) for c in sorted(shut))}] s0"]
+            choices = [f"[{_ranges(written - shut)}] s0"]
             for c in special:
                 after = moves[c]
                 if after is not None:

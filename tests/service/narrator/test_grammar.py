@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from prompts import RenderedPrompt
 from rules.models import Resolution
 from rules.registry import resolve_roll
-from service.narrator.grammar import EXCLUDED, SentenceGrammar, continuation_grammar
+from service.narrator.grammar import EXCLUDED, WRITTEN, SentenceGrammar, continuation_grammar
 from service.narrator.guard import expectation_from
 from service.narrator.lead import narration_plan
 from service.narrator.model import Calls, OpenAICompatibleModel
@@ -79,7 +79,7 @@ def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
     assert continuation_grammar("Mara Vell").banned == ("you", "player", "mara", "vell")
 
 
-LETTERS = "yYoOuUkKeElL aA'\".,!?3<\né"
+LETTERS = "yYoOuUkKeElL aA'\".,!?3<\né你^-\\]"
 
 
 def _allowed(text: str, banned: tuple[str, ...]) -> bool:
@@ -87,7 +87,7 @@ def _allowed(text: str, banned: tuple[str, ...]) -> bool:
     if not text or text[-1] not in ".!?":
         return False
     body = text[:-1]
-    if any(c in EXCLUDED or c in ".!?" for c in body):
+    if any(c not in WRITTEN or c in EXCLUDED or c in ".!?" for c in body):
         return False
     return not any(w in body.lower() for w in banned)
 
@@ -103,11 +103,35 @@ def test_the_automaton_allows_exactly_sentences_without_a_banned_word(text: str)
 _RULE = re.compile(r"^(\w+) ::= (.*)$")
 
 
+_ESCAPE = re.compile(r"\\(x[0-9A-F]{2}|n|r)")
+
+
+def _tokens(body: str) -> list[tuple[str, bool]]:
+    """A class's characters, each with whether it is a bare "-" (a range's mark)."""
+    out, i = [], 0
+    while i < len(body):
+        if escape := _ESCAPE.match(body, i):
+            code = escape[1]
+            out.append(({"n": "\n", "r": "\r"}.get(code) or chr(int(code[1:], 16)), False))
+            i = escape.end()
+        else:
+            out.append((body[i], body[i] == "-"))
+            i += 1
+    return out
+
+
 def in_class(c: str, body: str) -> bool:
     negated = body.startswith("^")
-    body = body[1:] if negated else body
-    chars = set(re.sub(r"\\(.)", lambda m: {"n": "\n", "r": "\r"}.get(m[1], m[1]), body))
-    return (c in chars) != negated
+    tokens = _tokens(body[1:] if negated else body)
+    found, k = False, 0
+    while k < len(tokens):
+        if k + 2 < len(tokens) and tokens[k + 1][1]:
+            found |= ord(tokens[k][0]) <= ord(c) <= ord(tokens[k + 2][0])
+            k += 3
+        else:
+            found |= tokens[k][0] == c
+            k += 1
+    return found != negated
 
 
 def _gbnf_accepts(gbnf: str, text: str) -> bool:
@@ -123,7 +147,7 @@ def _gbnf_accepts(gbnf: str, text: str) -> bool:
     for i, c in enumerate(text):
         if i == len(text) - 1 and in_class(c, root.group(1)):
             return True
-        moves = re.findall(r"\[((?:\\.|[^\]\\])*)\] (\w+)", rules[state])
+        moves = re.findall(r"\[((?:\\x[0-9A-F]{2}|\\.|[^\]\\])*)\] (\w+)", rules[state])
         nexts = [name for body, name in moves if in_class(c, body)]
         assert len(nexts) <= 1, (state, c)  # one way on: the grammar is deterministic
         if not nexts:
@@ -136,6 +160,15 @@ def _gbnf_accepts(gbnf: str, text: str) -> bool:
 def test_the_gbnf_allows_what_the_automaton_allows(text: str) -> None:
     grammar = continuation_grammar("Kell")
     assert _gbnf_accepts(grammar.gbnf(), text) == grammar.accepts(text)
+
+
+def test_the_gbnf_has_only_escapes_llama_cpp_knows() -> None:
+    # llama-cpp-python's server, given "\\^" in a class, failed to parse the grammar and went
+    # down: every backslash is \\xNN, \\n or \\r
+    gbnf = continuation_grammar("Ma^ra [Vell]-\\").gbnf()
+    assert re.findall(r"\\.", gbnf) and all(
+        _ESCAPE.match(gbnf, m.start()) for m in re.finditer(r"\\", gbnf)
+    )
 
 
 def test_the_gbnf_has_one_rule_per_prefix_of_a_banned_word() -> None:
