@@ -1547,7 +1547,7 @@ _BURSTS = re.compile(
     # ground" (a failed pick)
     r"creaks? open|creaked open|springs? open|sprang open|pops? open|popped open|"
     # ("The lock was too tight, and it took a long time to break", a failed pick, run 35)
-    r"took (?:\w+ ){0,3}to (?:break|open|give way|give|budge|yield)|"
+    r"took (?:\w+ ){0,3}to (?:break|open|give way|give|budge|yield|turn|unlock|come off)|"
     # ("As the warehouse door continues to fall", a failure at breaking it down)
     r"(?:continues?|continued|begins?|began|starts?|started) to fall|falls? (?:in|inwards?)|"
     r"fell (?:in|inwards?)|"
@@ -2847,8 +2847,16 @@ _CUT_AT_A_TITLE = re.compile(
 )
 
 
+# Another script mid-story: "the confused look on你的 face" (run 36: the model, barred from
+# "your", wrote it in Chinese)
+_OTHER_SCRIPT = re.compile(
+    r"[\u0400-\u04ff\u0590-\u06ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+"
+)
+
+
 def _check_form(text: str) -> GuardCheck:
     found = [m.group() for m in _SCAFFOLD.finditer(text)]
+    found += [f"{m.group()} (another script)" for m in _OTHER_SCRIPT.finditer(text)][:1]
     found += _echoed_instructions(text)
     found += [f"{m.group()} (a sentence cut short)" for m in _CUT_AT_A_TITLE.finditer(text)]
     plain = _unquoted(_prepare(text))
@@ -3113,7 +3121,8 @@ _FELT = (
     # (not another's shown or the place's made: "the dock workers ... now express a sense of
     # relief", "it creates a sense of unease", the stop-25 runs' prompts resent with the grammar)
     r"(?<!express a )(?<!expresses a )(?<!expressed a )(?<!expressing a )(?<!create a )"
-    r"(?<!creates a )(?<!created a )(?<!creating a )"
+    r"(?<!creates a )(?<!created a )(?<!creating a )(?<!shifts to a )(?<!shifted to a )"
+    r"(?<!turns to a )(?<!turned to a )(?<!gives way to a )"
     r"\b(?:(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of|"
     r"testament to|tribute to|proof of) (?:\w+ ){0,3}?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
@@ -3352,7 +3361,9 @@ _OTHERS_FEELING = re.compile(r"\b(?:his|her|their|its|[a-z]+'s) (?:\w+ )?\w+$", 
 # no "you" in the clause before the feeling
 _ANOTHERS_FEELING = re.compile(
     r"(?:^\s*|[.!?;]\s+)(?:the|a|an|his|her|their|its)\s+(?:\w+'s\s+)?\w+(?:\s+\w+)?\b"
-    r"(?:(?!\byou|\byour)[^.!?;])*(?<!\byou )\b(?:now |then |also |suddenly )?$",
+    r"(?:(?!\byou|\byour)[^.!?;])*(?<!\byou )\b(?:now |then |also |suddenly )?$|"
+    # ("As the crowd watches in silence, ..., they feel a sense of unease", the tenth words)
+    r"\b(?:they|it)\s+(?:now |then |also |suddenly |all )?$",
     re.IGNORECASE,
 )
 # ... or the place's: "the air is thick with a sense of anticipation" (other words' run 1)
@@ -3588,7 +3599,9 @@ _GIVES_WAY = re.compile(
     # run 23, the prompt's own words for a success)
     r"(?<!about to )(?<!threatens to )(?<!threatening to )(?<!ready to )\b(?:collapses?|"
     r"collapsed|capsizes?|capsized|crumbles?|crumbled|caves? in|caved in|breaks? apart|"
-    r"broke apart|sinks?|sank|topples?|toppled|gives? way|gave way)\b(?! to (?:you|him|her)\b)",
+    # (nor a mood giving way to another: "the barracks seems to give way to a sense of calm",
+    # the eleventh words)
+    r"broke apart|sinks?|sank|topples?|toppled|gives? way|gave way)\b(?! to\b)",
     re.IGNORECASE,
 )
 _SUBJECT_BEFORE = re.compile(
@@ -3660,7 +3673,11 @@ _ATTENTION = re.compile(
     r"\bprepar\w* (?:for|to face) (?:a |the )?(?:confrontation|fight|attack|battle|intruder)\b|"
     # ... or the character seen as what they are: "The dragon wakes up and lunges at the
     # intruder" (sneaking past it), "he smiles at the sight of the ring" (palming it)
-    r"\bthe intruders?\b|\bat the sight of\b",
+    r"\bthe intruders?\b|\bat the sight of\b|"
+    # ("a loud alarm blares through the air" on a hack done well, run 36; "The merchant's face
+    # lights up with recognition" on a ring slipped from his finger, the tenth words)
+    r"\balarms? (?:blares?|blared|blaring|sounds?|sounded|sounding|rings?|rang|ringing|goes off|"
+    r"went off|going off|wails?|wailed|shrieks?|shrieked)\b|\balarm bells?\b|\bwith recognition\b",
     re.IGNORECASE,
 )
 # The sleeper woken, whoever it is, when passing or robbing them asleep was the attempt: "I sneak
@@ -3767,14 +3784,19 @@ def _refused(action: str) -> re.Pattern[str] | None:
 # A weak hit's cost told as another's: "The cost of your musket level was a heavy toll on the
 # boarders, who were forced to retreat in panic" (fifth words' run 1)
 _COST_ON_OTHERS = re.compile(
-    r"\b(?:cost|price|toll)\b[^.;!?]{0,40}?\bon (?:the|his|her|their) (?!way\b|\w+'s head\b)\w+",
+    # (not the character's own people or ship: "it took a toll on the crew's morale", the
+    # eleventh words)
+    r"\b(?:cost|price|toll)\b[^.;!?]{0,40}?\bon (?:the|his|her|their) (?!way\b|\w+'s head\b|"
+    r"(?:crew|party|companions?|allies|friends|ship|boat|band|company)\b)\w+",
     re.IGNORECASE,
 )
 _COMING_AT_YOU = re.compile(
     r"\b(?:begin|begins|began|start|starts|started) to (?:charge|attack|advance on you|close in)\b|"
     # "The marsh becomes a battlefield, with goblins encircling and attacking" on a tracking
     # success (run 34's prompt resent with the grammar)
-    r"\b(?:encircl|surround)\w* and (?:attack|charg|clos\w* in)\w*",
+    r"\b(?:encircl|surround)\w* and (?:attack|charg|clos\w* in)\w*|"
+    # ("The marsh is now a battlefield, with goblins attacking from all sides", run 36)
+    r"\b(?:attack|charg|clos\w* in|clos)\w* (?:in )?from (?:all|every) (?:sides?|directions?)\b",
     re.IGNORECASE,
 )
 # Getting aboard or there, at a cost, undone by a fall off it: "I sneak aboard the moored galleon"
@@ -3907,7 +3929,9 @@ _GIVES_GROUND = re.compile(
     r"scrambled|backs?|backed|retreats?|retreated|withdraws?|withdrew|slinks?|slunk) "
     r"(?:away|off|back)|(?:starts?|started|begins?|began) to (?:back away|retreat|flee|withdraw)|"
     r"turns? (?:back|tail)|turned (?:back|tail)|gives? up|gave up|surrenders?|surrendered|yields?|"
-    r"yielded|(?:is|are|was|were) (?:now )?terrified)\b",
+    r"yielded|(?:is|are|was|were) (?:now )?terrified|"
+    # ("The courier ... suddenly stops and looks at the sky", a race lost, the eleventh words)
+    r"(?:suddenly|abruptly) (?:stops?|stopped|halts?|halted))\b",
     re.IGNORECASE,
 )
 # A tie told as one side giving in: "You haggle with the dwarf over the price, but neither side
@@ -3959,7 +3983,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         # what was got clear of, striking home: "You dodge the thrown spear, and it works. The
         # spear pierces your armor, and you feel the pain" (seventh words' run 1)
         found += _not_denied(words, _HARMS_YOU.finditer(words))
-    if not _FORCEFUL.search(action):
+    if not _FORCEFUL.search(action) and not _BLOWS & set(re.findall(r"[a-z]+", action.lower())):
         dodged = {w[:5] for w in re.findall(r"[a-z]{4,}", action.lower())}
         for m in _GIVES_WAY.finditer(words):
             subject = _SUBJECT_BEFORE.search(words[: m.start()])

@@ -692,6 +692,35 @@ GRAMMAR_WORDS = [
      "of pride and admiration.", None),
     (STRONG_FACE_DANGER, "I woo the prince's confidant",
      "The confidant smiles, and you feel a sense of pride.", "player_agency"),
+    # run 36 and the tenth and eleventh words (all on 5ea4b41): an alarm on a hack, recognition
+    # on a theft, an ambush on all sides, a lock turned in the end, a rival stopping in a race,
+    # another script; and not the crew's morale as a cost, a mood giving way to another, a foe
+    # struck crumbling, the crowd's feelings or the atmosphere's
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "The security system goes into overdrive, and a loud alarm blares through the air.",
+     "outcome"),
+    (STRONG_FACE_DANGER, "I slip the signet ring from the merchant's finger",
+     "The merchant's face lights up with recognition, and he rushes to greet the stranger.",
+     "outcome"),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "The marsh is now a battlefield, with goblins attacking from all sides.", "outcome"),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "The lock was too tight, and it took a long time to turn.", "outcome"),
+    (GO_FORTH_FAILURE, "I race the courier to the ferry landing",
+     "The courier, who had been running late, suddenly stops and looks at the sky.", "outcome"),
+    (WEAK_FACE_DANGER, "I sweet-talk the quartermaster into letting me go",
+     "The quartermaster looks at the confused look on你的 face.", "form"),
+    (WEAK_FACE_DANGER, "I hang onto the capsized dinghy in the swell",
+     "The cost of the capsized dinghy was significant, and it took a toll on the crew's morale.",
+     None),
+    (STORYTELLER_SUCCESS, "I creep through the sleeping barracks",
+     "As the darkness deepens, the barracks seems to give way to a sense of calm.", None),
+    (ROLL_UNDER_SUCCESS, "I slash at the bandit leader with my sabre",
+     "The bandit leader's body crumbles to the ground, and the crowd cheers.", None),
+    (WEAK_FACE_DANGER, "I call on the blood to hush the crowd",
+     "As the crowd watches in silence, they feel a sense of unease and dread.", None),
+    (STORYTELLER_SUCCESS, "I tail the Tremere through the night market",
+     "The atmosphere shifts to a sense of anticipation and excitement.", None),
 ]  # fmt: skip
 
 

@@ -158,10 +158,11 @@ REPORTED_ONLY = {
     "false alarms), then tuned on: reported",
     "real_grammar2": "a reworded continuation prompt tried with the grammar (not kept), judged "
     "blind to c468676 (3/10 caught, 2/90 false alarms): reported",
-    "real_tenth1": "a tenth set of words, judged at 5ea4b41 (stop 26's final code), not tuned on: "
-    "reported",
-    "real_eleventh1": "an eleventh set of words, judged at 5ea4b41 (stop 26's final code), not "
+    "real_tenth1": "a tenth set of words, judged at 5ea4b41 (1/3 caught, 2/32 false alarms), then "
     "tuned on: reported",
+    "real_eleventh1": "an eleventh set of words, judged at 5ea4b41 (2/7 caught, 3/28 false "
+    "alarms), then tuned on: reported",
+    "real_run36": "judged at 5ea4b41 (5/10 caught, 0/50 false alarms), then tuned on: reported",
 }
 
 
