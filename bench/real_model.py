@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``eleventh``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirteenth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -492,8 +492,86 @@ ELEVENTH_ACTIONS: list[str] = [
     "I creep through the sleeping barracks",
     "I edge along the icy parapet",
 ]
+# ... a twelfth and a thirteenth (``--actions twelfth``, ``thirteenth``), written for stop 26's
+# final measure, after the guard was tuned on the tenth and eleventh
+TWELFTH_ACTIONS: list[str] = [
+    "I swing down from the crow's nest onto the pirate deck",
+    "I hold fast to the rigging as the mast cracks",
+    "I scull the jolly boat past the rocks before dark",
+    "I thread the schooner between the sandbanks at night",
+    "I watch the lighthouse keeper's hut from the rocks",
+    "I lie under the tarpaulin to hear the mutineers",
+    "I ask the harbour pilot about the wrecked sloop",
+    "I persuade the quartermaster to issue us muskets",
+    "I lever the rusted grate off the bilge",
+    "I enthral the ambassador's bodyguard",
+    "I convince the sexton to unlock the ossuary",
+    "I lift the wax seal from the bishop's letter",
+    "I fling the zealot down the cellar stairs",
+    "I call on the blood to silence the dogs",
+    "I wade the flooded causeway at dusk",
+    "I look through the smuggler's ledgers for the cargo",
+    "I cleave the ghoul's arm with my axe",
+    "I hurl a spear at the fleeing raider",
+    "I race the ferryman's boy to the chapel bell",
+    "I follow the Giovanni through the catacombs",
+    "I jimmy the window of the Prince's study",
+    "I vault over the moving carriage",
+    "I stare down the Gangrel elder",
+    "I sidestep the collapsing scaffold",
+    "I hang on to the runaway horse's reins",
+    "I stab at the ogre's eye with my dagger",
+    "I wrestle the poacher for the snare",
+    "Kell calms the panicked passengers",
+    "I lift the compass from the navigator's coat",
+    "I level my pistol as the smugglers draw steel",
+    "I climb the slick quay ladder",
+    "I track the deserter through the dunes",
+    "I barter with the fishwife over the eels",
+    "I sneak past the snoring bosun",
+    "I inch along the wet gunwale",
+]
+THIRTEENTH_ACTIONS: list[str] = [
+    "I leap across to the burning brig",
+    "I brace against the hull as the wave hits",
+    "I race the rising fog to the harbour chain",
+    "I sail the sloop through the narrows under fire",
+    "I spy on the admiral's barge from the breakwater",
+    "I hide in the rowing boat to overhear the bosuns",
+    "I question the cooper about the poisoned rum",
+    "I talk the gunner into lending me his spyglass",
+    "I batter the bolted hatch of the brig",
+    "I captivate the duke's sister at the ball",
+    "I coax the watchman into opening the postern",
+    "I filch the cipher from the spymaster's desk",
+    "I throw the bandit off the tower roof",
+    "I call on the blood to calm the storm",
+    "I cross the frozen marsh by night",
+    "I search the wreck's hold for the strongbox",
+    "I smash my maul into the golem's chest",
+    "I shoot an arrow at the escaping spy",
+    "I outpace the bailiff to the market cross",
+    "I stalk the Ventrue through the opera house",
+    "I break into the Sheriff's strongbox",
+    "I jump the fence before the dogs arrive",
+    "I face down the Lasombra in the chapel",
+    "I twist away from the thrown axe",
+    "I keep the cart from sliding into the gorge",
+    "I strike the cult leader with my staff",
+    "I grapple the thief for the stolen chalice",
+    "Kell heartens the frightened townsfolk",
+    "I pickpocket the harbour master",
+    "I raise my blade as the boarders pour in",
+    "I scramble up the wet sea cliff",
+    "I trail the pirates' tracks through the jungle",
+    "I haggle with the chandler over the rope",
+    "I creep past the sleeping sentry",
+    "I tiptoe across the creaking floorboards",
+]
 assert (
     len(NARRATE)
+    == len(TWELFTH_ACTIONS)
+    == len(THIRTEENTH_ACTIONS)
     == len(TENTH_ACTIONS)
     == len(ELEVENTH_ACTIONS)
     == len(NINTH_ACTIONS)
@@ -517,6 +595,8 @@ OTHER_WORDS = {
     "ninth": NINTH_ACTIONS,
     "tenth": TENTH_ACTIONS,
     "eleventh": ELEVENTH_ACTIONS,
+    "twelfth": TWELFTH_ACTIONS,
+    "thirteenth": THIRTEENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
