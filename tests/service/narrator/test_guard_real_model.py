@@ -163,6 +163,10 @@ REPORTED_ONLY = {
     "real_eleventh1": "an eleventh set of words, judged at 5ea4b41 (2/7 caught, 3/28 false "
     "alarms), then tuned on: reported",
     "real_run36": "judged at 5ea4b41 (5/10 caught, 0/50 false alarms), then tuned on: reported",
+    "real_twelfth1": "a twelfth set of words, judged at 569524c (stop 26's final code), not tuned "
+    "on: reported",
+    "real_thirteenth1": "a thirteenth set of words, judged at 569524c (stop 26's final code), not "
+    "tuned on: reported",
 }
 
 
