@@ -167,6 +167,7 @@ REPORTED_ONLY = {
     "on: reported",
     "real_thirteenth1": "a thirteenth set of words, judged at 569524c (stop 26's final code), not "
     "tuned on: reported",
+    "real_run37": "judged at 569524c (stop 26's final code), not tuned on: reported",
 }
 
 
