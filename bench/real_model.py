@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirteenth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``fourteenth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -568,8 +568,47 @@ THIRTEENTH_ACTIONS: list[str] = [
     "I creep past the sleeping sentry",
     "I tiptoe across the creaking floorboards",
 ]
+# ... and a fourteenth (``--actions fourteenth``), a third blind measure of the same final code
+FOURTEENTH_ACTIONS: list[str] = [
+    "I jump from the quay onto the departing galley",
+    "I grip the anchor cable as the ship lurches",
+    "I paddle the canoe ahead of the squall",
+    "I bring the cog through the shoals in the storm",
+    "I observe the harbour patrol from the chapel roof",
+    "I hide in the net loft to hear the fishermen scheme",
+    "I ask the tavern cook about the drowned sailor",
+    "I cajole the dockmaster into waiving the fee",
+    "I pry open the barred hatch of the lazarette",
+    "I beguile the governor's aide at the salon",
+    "I sweet-talk the jailer into opening the cell",
+    "I slip the dagger from the sleeping mercenary's belt",
+    "I hurl the thug over the balcony rail",
+    "I call on the blood to cloud the hunter's sight",
+    "I climb the icy ravine to the ledge",
+    "I rummage through the chest for the deed",
+    "I bring my flail down on the troll's head",
+    "I throw a knife at the running pickpocket",
+    "I race the rival courier to the toll bridge",
+    "I shadow the Brujah through the docks",
+    "I pick the lock on the Keeper's cabinet",
+    "I leap the gap to the next rooftop",
+    "I stare down the Anarch baron",
+    "I dive away from the crashing chandelier",
+    "I hold the rope bridge steady in the wind",
+    "I thrust my spear at the bugbear",
+    "I wrestle the cultist for the ritual dagger",
+    "Kell rallies the tired rowers",
+    "I filch the purse from the card player",
+    "I raise my musket as the raiders storm the gate",
+    "I climb the crumbling tower stair",
+    "I track the wolves through the snow",
+    "I haggle with the trader over the salt",
+    "I sneak past the dozing sentries",
+    "I balance along the slippery spar",
+]
 assert (
     len(NARRATE)
+    == len(FOURTEENTH_ACTIONS)
     == len(TWELFTH_ACTIONS)
     == len(THIRTEENTH_ACTIONS)
     == len(TENTH_ACTIONS)
@@ -597,6 +636,7 @@ OTHER_WORDS = {
     "eleventh": ELEVENTH_ACTIONS,
     "twelfth": TWELFTH_ACTIONS,
     "thirteenth": THIRTEENTH_ACTIONS,
+    "fourteenth": FOURTEENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
