@@ -168,6 +168,7 @@ REPORTED_ONLY = {
     "real_thirteenth1": "a thirteenth set of words, judged at 569524c (stop 26's final code), not "
     "tuned on: reported",
     "real_run37": "judged at 569524c (stop 26's final code), not tuned on: reported",
+    "real_run38": "judged at 569524c (stop 26's final code), not tuned on: reported",
     "real_fourteenth1": "a fourteenth set of words, judged at 569524c (stop 26's final code), not "
     "tuned on: reported",
 }
