@@ -169,6 +169,7 @@ REPORTED_ONLY = {
     "tuned on: reported",
     "real_run37": "judged at 569524c (stop 26's final code), not tuned on: reported",
     "real_run38": "judged at 569524c (stop 26's final code), not tuned on: reported",
+    "real_run39": "judged at 569524c (stop 26's final code), not tuned on: reported",
     "real_fourteenth1": "a fourteenth set of words, judged at 569524c (stop 26's final code), not "
     "tuned on: reported",
 }
