@@ -67,7 +67,8 @@ class Settings(BaseSettings):
     model_grammar: Literal["auto", "gbnf", "none"] = Field(
         "auto",
         description="gbnf: send a grammar (llama.cpp's servers: llama-server, llama-cpp-python) "
-        "that keeps the model's sentence after a lead free of 'you' and the character's name "
+        "that keeps the model's sentence after a lead free of 'you', 'player', the character's "
+        "name, digits, tags and quotation marks, in the Latin alphabet "
         "(service/narrator/grammar.py; dropped for the process once a server refuses it); "
         "none: never; auto: gbnf for a server of one's own (OPENAI_BASE_URL set and not "
         "OpenAI's), none for OpenAI",

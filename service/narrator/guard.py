@@ -2818,8 +2818,6 @@ _ECHO_WORDS = 6
 
 @lru_cache(maxsize=1)
 def _instruction_runs() -> frozenset[tuple[str, ...]]:
-    from prompts import get_prompt
-
     runs = set()
     for name in ("narration", "narration_next", "table", "oracle"):
         # (not the worked examples, in quotation marks: a reply in their words is judged by

@@ -90,17 +90,16 @@ def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, TimeoutError | openai.APITimeoutError | openai.APIConnectionError)
 
 
-def _refuses_response_format(exc: BaseException) -> bool:
+def _refuses(exc: BaseException, *fields: str) -> bool:
+    """A 4xx that names one of the request's ``fields``: the server does not take it."""
     if not isinstance(exc, openai.APIStatusError) or not 400 <= exc.status_code < 500:
         return False
     text = f"{exc.message} {exc.body}".lower()
-    return "response_format" in text or "json_object" in text or "json_schema" in text
+    return any(field in text for field in fields)
 
 
-def _refuses_grammar(exc: BaseException) -> bool:
-    if not isinstance(exc, openai.APIStatusError) or not 400 <= exc.status_code < 500:
-        return False
-    return "grammar" in f"{exc.message} {exc.body}".lower()
+def _refuses_response_format(exc: BaseException) -> bool:
+    return _refuses(exc, "response_format", "json_object", "json_schema")
 
 
 def _text(content: Any) -> str:
@@ -119,6 +118,7 @@ class OpenAICompatibleModel:
         from langchain_openai import ChatOpenAI
 
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+        limit = _own_server_limit(settings)
         self.name = settings.model or DEFAULT_MODEL
         self.timeout = settings.model_timeout
         self.retries = settings.model_max_retries
@@ -133,9 +133,9 @@ class OpenAICompatibleModel:
             max_tokens=settings.model_max_tokens,  # type: ignore[call-arg]
             # langchain-openai sends the limit as max_completion_tokens, which llama.cpp's
             # server (and others before it) ignores: a server of one's own gets max_tokens too
-            extra_body=_own_server_limit(settings),
+            extra_body=limit,
         )
-        self.extra_body = _own_server_limit(settings) or {}
+        self.extra_body = limit or {}
         self.grammar = _sends_grammar(settings)
         self.json_mode = settings.model_json_mode != "none"
         self.json_schema = settings.model_json_mode == "json_object_schema"
@@ -174,9 +174,7 @@ class OpenAICompatibleModel:
             except ModelError:
                 raise
             except Exception as exc:
-                if with_grammar and _refuses_grammar(exc):
-                    log.warning("the model server refuses a grammar; dropped")
-                    self.grammar = False
+                if with_grammar and self._dropped_grammar(exc):
                     continue
                 if with_schema and _refuses_response_format(exc):
                     # A schema beside json_object is llama.cpp's; another server may refuse it
@@ -197,6 +195,14 @@ class OpenAICompatibleModel:
 
     def _grammar(self, grammar: str | None) -> str | None:
         return grammar if self.grammar and grammar else None
+
+    def _dropped_grammar(self, exc: BaseException) -> bool:
+        """Whether the server refused the grammar: then none is sent from now on."""
+        if not _refuses(exc, "grammar"):
+            return False
+        log.warning("the model server refuses a grammar; dropped")
+        self.grammar = False
+        return True
 
     def _chat(self, grammar: str | None) -> Any:
         """The chat model, with the grammar beside the request where one is sent (in the same
@@ -238,9 +244,7 @@ class OpenAICompatibleModel:
             except ModelError:
                 raise
             except Exception as exc:
-                if not started and with_grammar and _refuses_grammar(exc):
-                    log.warning("the model server refuses a grammar; dropped")
-                    self.grammar = False
+                if not started and with_grammar and self._dropped_grammar(exc):
                     continue
                 if not started and attempt < self.retries and _retryable(exc):
                     attempt += 1
