@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``fourteenth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``fifteenth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -606,8 +606,48 @@ FOURTEENTH_ACTIONS: list[str] = [
     "I sneak past the dozing sentries",
     "I balance along the slippery spar",
 ]
+# ... and a fifteenth (``--actions fifteenth``), written for the first measure of the words
+# barred by outcome (service/narrator/unsaid.py), slot for slot like the fourteenth
+FIFTEENTH_ACTIONS: list[str] = [
+    "I vault from the pier onto the moving barge",
+    "I cling to the shroud as the hull heels over",
+    "I scull the skiff ahead of the gale",
+    "I guide the sloop past the sandbanks in the squall",
+    "I watch the customs cutter from the lighthouse gallery",
+    "I crouch in the sail locker to overhear the mates plotting",
+    "I question the ferrywoman about the missing pilot",
+    "I wheedle the harbour clerk into stamping our papers",
+    "I lever open the bolted trapdoor of the bilge",
+    "I charm the consul's secretary at the banquet",
+    "I talk the turnkey into unbarring the gate",
+    "I lift the keyring from the snoring bosun",
+    "I heave the brigand off the gangplank",
+    "I call on the blood to muffle the hounds' baying",
+    "I scale the frozen waterfall to the cave",
+    "I search the captain's desk for the ledger",
+    "I drive my axe into the ogre's shoulder",
+    "I loose an arrow at the fleeing smuggler",
+    "I race the herald to the city gate",
+    "I follow the Gangrel through the park",
+    "I force the lock on the Regent's strongbox",
+    "I jump the alley to the chapel roof",
+    "I face down the Sheriff in the alley",
+    "I roll clear of the falling beam",
+    "I hold the gate shut against the ghouls",
+    "I swing my mace at the hobgoblin",
+    "I wrestle the bandit for the reins",
+    "Kell steadies the frightened crew",
+    "I pinch the ring from the dozing innkeeper",
+    "I level my pistol as the pirates rush the deck",
+    "I climb the rotten ladder to the loft",
+    "I follow the boar's trail through the forest",
+    "I haggle with the smith over the blade",
+    "I creep past the snoring watchmen",
+    "I cross the icy beam above the hold",
+]
 assert (
     len(NARRATE)
+    == len(FIFTEENTH_ACTIONS)
     == len(FOURTEENTH_ACTIONS)
     == len(TWELFTH_ACTIONS)
     == len(THIRTEENTH_ACTIONS)
@@ -637,6 +677,7 @@ OTHER_WORDS = {
     "twelfth": TWELFTH_ACTIONS,
     "thirteenth": THIRTEENTH_ACTIONS,
     "fourteenth": FOURTEENTH_ACTIONS,
+    "fifteenth": FIFTEENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [

@@ -87,6 +87,10 @@ class SentenceGrammar:
         return sorted(prefixes, key=lambda p: (len(p), p))
 
     @cached_property
+    def _state_set(self) -> frozenset[str]:
+        return frozenset(self._states)
+
+    @cached_property
     def _words(self) -> tuple[str, ...]:
         return tuple(w.lower() for w in self.banned if w and re.fullmatch(r"[a-z' ]+", w.lower()))
 
@@ -96,7 +100,7 @@ class SentenceGrammar:
         if any(text.endswith(w) for w in self._words):
             return None
         for start in range(len(text) + 1):
-            if text[start:] in self._states:
+            if text[start:] in self._state_set:
                 return text[start:]
         return ""
 
@@ -104,11 +108,17 @@ class SentenceGrammar:
     def _letters(self) -> str:
         return "".join(sorted({c for w in self._words for c in w}))
 
+    @cached_property
+    def _start(self) -> str:
+        """The state the sentence begins in: as after a space, so that a word banned with a
+        leading space (" notic": "noticed", not "unnoticed") is banned as the first word too."""
+        return (self._next("", " ") or "") if " " in self._letters else ""
+
     def accepts(self, text: str) -> bool:
         """Whether the grammar allows ``text`` (the same automaton the GBNF is written from)."""
         if not text or text[-1] not in ENDS:
             return False
-        state: str | None = ""
+        state: str | None = self._start
         for c in text[:-1]:
             if c not in WRITTEN or c in EXCLUDED or c in ENDS:
                 return False
@@ -127,7 +137,7 @@ class SentenceGrammar:
         names = {state: f"s{i}" for i, state in enumerate(self._states)}
         never = set(EXCLUDED + ENDS)
         written = set(WRITTEN)
-        rules = [f"root ::= s0 [{''.join(_class_char(c) for c in ENDS)}]"]
+        rules = [f"root ::= {names[self._start]} [{''.join(_class_char(c) for c in ENDS)}]"]
         for state, name in names.items():
             moves = {c: self._next(state, c) for c in self._letters}
             special = sorted(c for c, after in moves.items() if after != "")
@@ -142,15 +152,16 @@ class SentenceGrammar:
         return "\n".join(rules) + "\n"
 
 
-def continuation_grammar(character: str | None) -> SentenceGrammar:
+def continuation_grammar(character: str | None, unsaid: tuple[str, ...] = ()) -> SentenceGrammar:
     """The grammar of the sentence after a lead: no "you" or "player", nor the character's
-    name (its words of three letters or more)."""
+    name (its words of three letters or more), nor the words ``unsaid`` bars for the outcome
+    (unsaid.py)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
-    return SentenceGrammar(banned=BANNED + own)
+    return SentenceGrammar(banned=BANNED + own + unsaid)
 
 
 @lru_cache(maxsize=256)
-def continuation_gbnf(character: str | None) -> str:
-    """The GBNF of continuation_grammar, built once per character name."""
-    return continuation_grammar(character).gbnf()
+def continuation_gbnf(character: str | None, unsaid: tuple[str, ...] = ()) -> str:
+    """The GBNF of continuation_grammar, built once per character name and outcome's words."""
+    return continuation_grammar(character, unsaid).gbnf()

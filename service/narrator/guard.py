@@ -4107,3 +4107,65 @@ def _merged(checks: list[GuardCheck], extra: Mapping[str, str]) -> list[GuardChe
             check = GuardCheck(id=check.id, passed=False, reason=reason)
         merged.append(check)
     return merged
+
+
+# A race (not a fight): "I race the knight to the castle gate", "I outrun the hounds to the abbey
+# wall"
+_RACING = re.compile(
+    r"\b(?:race|races|outrun|outruns|outpace|outpaces|outswim|outswims|outride|outrides|"
+    r"outsail|outsails|outdistance|outdistances|beat \w+(?: \w+)? to)\b",
+    re.IGNORECASE,
+)
+# A trial of strength against someone: "I arm-wrestle the dwarf champion", "I wrestle the guard
+# for the key", "I push the cultist back from the altar"
+_STRUGGLING = re.compile(
+    r"\b(?:wrestle|wrestles|arm-wrestle|grapple|grapples|tussle|tussles|(?:push|pushes|shove|"
+    r"shoves|force|forces|drive|drives) (?:the |a |an |that )?[a-z'-]+ (?:back|away))\b",
+    re.IGNORECASE,
+)
+# Getting someone to agree: "I talk the customs officer into ignoring our cargo", "I try to
+# convince the harbourmaster to let us dock", haggling
+_PERSUADING = re.compile(
+    r"\b(?:talk|talks|sweet-talk|sweet-talks|convince|convinces|persuade|persuades|coax|coaxes|"
+    r"cajole|cajoles|charm|charms|bribe|bribes|plead|pleads|beg|begs|haggle|haggles|barter|"
+    r"barters|bargain|bargains|negotiate|negotiates|flatter|flatters)\b",
+    re.IGNORECASE,
+)
+
+
+# Keeping a thing shut or in place: "I hold the door against the orcs" ("guard" and "keep", which
+# _KEEPING_SHUT reads too, name a watchman as often: "before the guard turns")
+_HOLDING = re.compile(
+    r"\b(?:hold|holds|bar|bars|block|blocks|barricade|barricades|shut|shuts|close|closes|seal|"
+    r"seals|brace|braces|wedge|wedges)\b",
+    re.IGNORECASE,
+)
+# ... and calming: "I calm the storm", told at a cost as "The storm grows stronger" (thirteenth
+# words)
+_QUIETING = re.compile(r"\b(?:calm|calms|quiet|quiets|hush|hushes|soothe|soothes)\b", re.I)
+
+
+@lru_cache(maxsize=64)
+def attempt_kinds(action: str | None) -> frozenset[str]:
+    """What the player's words attempt, as the guard reads them: "unseen" (covert work, taking
+    from someone, following), "opening" (getting a thing open or through it), "holding" (keeping
+    it shut), "race",
+    "struggle" (a trial of strength), "blow", "stopping" and "persuading". unsaid.py bars the
+    words each kind's outcome was told against in."""
+    if not action:
+        return frozenset()
+    words = set(re.findall(r"[a-z]+", action.lower()))
+    taking = bool(_TAKING.search(action))
+    kinds = {
+        "unseen": bool(_UNSEEN.search(action)) or taking,
+        "opening": bool(_BREAKING_IN.search(action))
+        and not _KEEPING_SHUT.search(action)
+        and not taking,
+        "holding": bool(_HOLDING.search(action)),
+        "race": bool(_RACING.search(action)),
+        "struggle": bool(_STRUGGLING.search(action)),
+        "blow": bool(_BLOWS & words) and not taking,
+        "stopping": bool(_STOPPING.search(action) or _QUIETING.search(action)),
+        "persuading": bool(_PERSUADING.search(action)),
+    }
+    return frozenset(kind for kind, found in kinds.items() if found)

@@ -21,6 +21,7 @@ from rules.models import Resolution
 from service.narrator import facts
 from service.narrator.grammar import continuation_gbnf
 from service.narrator.guard import DRAWS, Expectation, Polarity
+from service.narrator.unsaid import unsaid_words
 
 # The player's words in the second person. Only the first person is turned: "I", "me", "my".
 _PERSON = (
@@ -218,5 +219,5 @@ def narration_plan(
 
     return NarrationPlan(
         prompt=continued, lead=lead, most_sentences=MOST_SENTENCES,
-        grammar=continuation_gbnf(character),
+        grammar=continuation_gbnf(character, unsaid_words(expect)),
     )  # fmt: skip

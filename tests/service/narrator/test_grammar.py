@@ -89,13 +89,32 @@ def _allowed(text: str, banned: tuple[str, ...]) -> bool:
     body = text[:-1]
     if any(c not in WRITTEN or c in EXCLUDED or c in ".!?" for c in body):
         return False
-    return not any(w in body.lower() for w in banned)
+    # the sentence is read as after a space: a word banned with a leading space is banned at
+    # a word's start, the first word's too
+    return not any(w in f" {body.lower()}" for w in banned)
 
 
 @given(st.text(alphabet=LETTERS, max_size=14))
 def test_the_automaton_allows_exactly_sentences_without_a_banned_word(text: str) -> None:
     grammar = continuation_grammar("Kell")
     assert grammar.accepts(text) == _allowed(text, ("you", "kell"))
+
+
+# words barred at a word's start only (unsaid.py), beside words barred anywhere
+WORD_STARTS = ("you", " ke", " a ku")
+
+
+@given(st.text(alphabet=LETTERS, max_size=14))
+def test_a_word_banned_with_a_leading_space_is_banned_at_word_starts(text: str) -> None:
+    assert SentenceGrammar(WORD_STARTS).accepts(text) == _allowed(text, WORD_STARTS)
+
+
+def test_unnoticed_is_not_noticed() -> None:
+    # " notic" bars "The guards notice the intruder", not "The guards sleep on, unnoticed"
+    grammar = continuation_grammar("Kell", (" notic",))
+    assert grammar.accepts("The guards sleep on, unnoticed.")
+    assert not grammar.accepts("The guards notice the intruder.")
+    assert not grammar.accepts("Noticing nothing, the guards sleep.")
 
 
 # --- the GBNF, run by a reader of its own shape (rules "name ::= [class] next | ... | \"\"") ---
@@ -140,12 +159,12 @@ def _gbnf_accepts(gbnf: str, text: str) -> bool:
         rule = _RULE.match(line)
         assert rule is not None, line
         rules[rule[1]] = rule[2]
-    root = re.fullmatch(r"s0 \[(.*)\]", rules.pop("root"))
+    root = re.fullmatch(r"(s\d+) \[(.*)\]", rules.pop("root"))
     assert root is not None
 
-    state = "s0"
+    state = root.group(1)
     for i, c in enumerate(text):
-        if i == len(text) - 1 and in_class(c, root.group(1)):
+        if i == len(text) - 1 and in_class(c, root.group(2)):
             return True
         moves = re.findall(r"\[((?:\\x[0-9A-F]{2}|\\.|[^\]\\])*)\] (\w+)", rules[state])
         nexts = [name for body, name in moves if in_class(c, body)]
@@ -160,6 +179,8 @@ def _gbnf_accepts(gbnf: str, text: str) -> bool:
 def test_the_gbnf_allows_what_the_automaton_allows(text: str) -> None:
     grammar = continuation_grammar("Kell")
     assert _gbnf_accepts(grammar.gbnf(), text) == grammar.accepts(text)
+    at_starts = SentenceGrammar(WORD_STARTS)
+    assert _gbnf_accepts(at_starts.gbnf(), text) == at_starts.accepts(text)
 
 
 def test_the_gbnf_has_only_escapes_llama_cpp_knows() -> None:
