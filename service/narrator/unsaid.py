@@ -14,7 +14,8 @@ them and says something else. Of the 83 contradicting replies in the grammar's t
 (real_grammar1, real_grammar1b, real_grammar2, runs 35 and 36, the tenth and eleventh words), 56
 hold a word barred here, and 18 of the 301 consistent ones (those the model must now say
 otherwise). Resent with the first of these lists, 113 continuation prompts whose outcome bars
-words (runs 33 to 35, the eighth to eleventh words) gave 13 contradicting replies by reading, against 25 with the grammar alone.
+words (runs 33 to 35, the eighth to eleventh words) gave 14 contradicting replies by reading,
+against 25 with the grammar alone (the real_unsaid1 split).
 
 A word given with a leading space is barred at a word's start only (" notic": "noticed", never
 "unnoticed", which tells a covert success well). The kinds are read from the player's words by

@@ -172,6 +172,7 @@ REPORTED_ONLY = {
     "real_run39": "judged at 569524c (stop 26's final code), not tuned on: reported",
     "real_fourteenth1": "a fourteenth set of words, judged at 569524c (stop 26's final code), not "
     "tuned on: reported",
+    "real_unsaid1": "resent with words barred by outcome (unsaid.py), judged at 2786ee9: reported",
 }
 
 
