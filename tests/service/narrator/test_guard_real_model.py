@@ -173,6 +173,7 @@ REPORTED_ONLY = {
     "real_fourteenth1": "a fourteenth set of words, judged at 569524c (stop 26's final code), not "
     "tuned on: reported",
     "real_unsaid1": "resent with words barred by outcome (unsaid.py), judged at 2786ee9: reported",
+    "real_run40": "judged at 2786ee9 (words barred by outcome), then tuned on: reported",
 }
 
 
