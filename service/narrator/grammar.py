@@ -29,6 +29,21 @@ from functools import cached_property, lru_cache
 # character's own name, which the model used instead ("Kell's calm voice soothes it"). "young"
 # and "bayou" go with them: the model finds other words.
 BANNED = ("you", "player")
+# ... and the nouns the model then named the character by, barred at a word's start: "sending a
+# chilling shiver down the spine of the lone adventurer" (run 40), "The gatekeeper's eyes widen
+# as he realizes the intruder", "he rushes to greet the stranger" (the tenth words)
+ROLES = (
+    " adventurer",
+    " intruder",
+    " stranger",
+    " protagonist",
+    " hero",
+    " trespasser",
+    " newcomer",
+    " traveller",
+    " traveler",
+    " wanderer",
+)
 # Never in the sentence: digits (the narrator mentions no number after a lead: the facts are
 # in the lead's outcome), line breaks, the marks of tags, headings and lists, and quotation
 # marks: a speech is told, not quoted (given an optional closing mark, the model stopped at
@@ -153,12 +168,13 @@ class SentenceGrammar:
 
 
 def continuation_grammar(character: str | None, unsaid: tuple[str, ...] = ()) -> SentenceGrammar:
-    """The grammar of the sentence after a lead: no "you" or "player", nor the character's
-    name (its words of three letters or more), nor the words ``unsaid`` bars for the outcome
+    """The grammar of the sentence after a lead: no "you" or "player", nor a noun for the
+    character (ROLES), nor the character's name (its words of three letters or more), nor the
+    words ``unsaid`` bars for the outcome
     (unsaid.py)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
-    return SentenceGrammar(banned=BANNED + own + unsaid)
+    return SentenceGrammar(banned=BANNED + ROLES + own + unsaid)
 
 
 @lru_cache(maxsize=256)

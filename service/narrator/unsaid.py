@@ -50,6 +50,8 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
         " wary", " surpris",
         # ("As the guard captain looks at the coin purse", resent)
         " looks at", " look at", " glances at", " stares at",
+        # ("The ghoul's eyes narrow, and it moves to the side of the market", run 40)
+        " eyes narrow", " eyes wide",
     ),
     # a failure at opening told as the thing opening or giving way: "As the puzzle box creaks
     # open", "As the lock continues to struggle, it finally breaks free, revealing a hidden
