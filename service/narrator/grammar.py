@@ -44,6 +44,16 @@ ROLES = (
     " traveler",
     " wanderer",
 )
+# ... and the lead's own words for the outcome (lead.py): "The customs cutter from the lighthouse
+# gallery, but not without a cost." (the fifteenth words: the lead echoed as no sentence)
+LEAD_WORDS = (
+    " not without a cost",
+    " and it works",
+    " it goes wrong",
+    " it goes badly wrong",
+    " neither side wins",
+    " only a graze",
+)
 # Never in the sentence: digits (the narrator mentions no number after a lead: the facts are
 # in the lead's outcome), line breaks, the marks of tags, headings and lists, and quotation
 # marks: a speech is told, not quoted (given an optional closing mark, the model stopped at
@@ -169,12 +179,12 @@ class SentenceGrammar:
 
 def continuation_grammar(character: str | None, unsaid: tuple[str, ...] = ()) -> SentenceGrammar:
     """The grammar of the sentence after a lead: no "you" or "player", nor a noun for the
-    character (ROLES), nor the character's name (its words of three letters or more), nor the
+    character (ROLES), nor the lead's words for the outcome, nor the character's name (its words of three letters or more), nor the
     words ``unsaid`` bars for the outcome
     (unsaid.py)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
-    return SentenceGrammar(banned=BANNED + ROLES + own + unsaid)
+    return SentenceGrammar(banned=BANNED + ROLES + LEAD_WORDS + own + unsaid)
 
 
 @lru_cache(maxsize=256)

@@ -3784,7 +3784,10 @@ def _refused(action: str) -> re.Pattern[str] | None:
 _COST_ON_OTHERS = re.compile(
     # (not the character's own people or ship: "it took a toll on the crew's morale", the
     # eleventh words)
-    r"\b(?:cost|price|toll)\b[^.;!?]{0,40}?\bon (?:the|his|her|their) (?!way\b|\w+'s head\b|"
+    # (nor the attempt's own words: "The cost of calling on the blood was a heavy one", the
+    # fifteenth words)
+    r"\b(?:cost|price|toll)\b[^.;!?]{0,40}?(?<!\bcall )(?<!\bcalls )(?<!\bcalled )(?<!\bcalling )"
+    r"\bon (?:the|his|her|their) (?!way\b|\w+'s head\b|"
     r"(?:crew|party|companions?|allies|friends|ship|boat|band|company)\b)\w+",
     re.IGNORECASE,
 )

@@ -40,7 +40,7 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
     # into thin air" (the one shadowed lost), "The marsh becomes a battlefield, with goblins
     # encircling and attacking" (tracking done well)
     ("unseen", "success"): (
-        " notic", " awar", " realiz", " realis", " wakes", " wake up", " woke", " waking", " awak", " widen", " startl",
+        " notic", " awar", " realiz", " realis", " woke", " waking", " awak", " widen", " startl",
         " alarm", " recogni", " sensing", " alert", " investig", " intruder", " suspic",
         " retreat", " vanish", " disappear", " spot", " turns around", " turn around",
         " looks up", " look up", " scrambl", " detect", " discover", " battle",
@@ -52,6 +52,9 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
         " looks at", " look at", " glances at", " stares at",
         # ("The ghoul's eyes narrow, and it moves to the side of the market", run 40)
         " eyes narrow", " eyes wide",
+        # ("The snoring watchmen wake and look around", "The innkeeper's eyes open", the
+        # fifteenth words)
+        " wake", " eyes open", " eyes snap", " eyes fly",
     ),
     # a failure at opening told as the thing opening or giving way: "As the puzzle box creaks
     # open", "As the lock continues to struggle, it finally breaks free, revealing a hidden
@@ -82,6 +85,8 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
         " obstacle", " barrier",
         # ("The knight ... suddenly found himself in a treacherous situation", resent)
         " found himself", " found herself", " finds himself", " finds herself", " treacher",
+        # ("he suddenly realizes that his horse has gone astray", the fifteenth words)
+        " astray", " off course",
     ),
     # a struggle lost told as the other side weakened: "The dwarf champion ... is now terrified
     # and runs away", "they suddenly realize that their position is precarious and

@@ -721,6 +721,11 @@ GRAMMAR_WORDS = [
      "As the crowd watches in silence, they feel a sense of unease and dread.", None),
     (STORYTELLER_SUCCESS, "I tail the Tremere through the night market",
      "The atmosphere shifts to a sense of anticipation and excitement.", None),
+    # a cost told through the attempt's own words is no cost falling on others (the fifteenth
+    # words: "I call on the blood to muffle the hounds' baying", a success at a cost)
+    (WEAK_FACE_DANGER, "I call on the blood to muffle the hounds' baying",
+     "The cost of calling on the blood was a heavy one, as it required a sacrifice to the gods.",
+     None),
 ]  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from rules.registry import resolve_roll
 from service.narrator.grammar import (
     BANNED,
     EXCLUDED,
+    LEAD_WORDS,
     ROLES,
     WRITTEN,
     SentenceGrammar,
@@ -81,9 +82,15 @@ def test_no_number_tag_or_second_sentence() -> None:
 
 
 def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
-    assert continuation_grammar("unnamed").banned == (*BANNED, *ROLES)
-    assert continuation_grammar("Bo").banned == (*BANNED, *ROLES)
-    assert continuation_grammar("Mara Vell").banned == (*BANNED, *ROLES, "mara", "vell")
+    assert continuation_grammar("unnamed").banned == (*BANNED, *ROLES, *LEAD_WORDS)
+    assert continuation_grammar("Bo").banned == (*BANNED, *ROLES, *LEAD_WORDS)
+    assert continuation_grammar("Mara Vell").banned == (
+        *BANNED,
+        *ROLES,
+        *LEAD_WORDS,
+        "mara",
+        "vell",
+    )
 
 
 def test_the_character_is_not_named_by_a_role_either() -> None:
@@ -96,6 +103,18 @@ def test_the_character_is_not_named_by_a_role_either() -> None:
     )
     assert not grammar.accepts("The gatekeeper's eyes widen as he realizes the intruder.")
     assert grammar.accepts("A gust of wind blows through the narrow corridor.")
+
+
+def test_the_leads_words_are_not_said_again() -> None:
+    # the fifteenth words: "You watch the customs cutter from the lighthouse gallery, but not
+    # without a cost." followed by "The customs cutter from the lighthouse gallery, but not
+    # without a cost."
+    grammar = continuation_grammar("Kell")
+    assert not grammar.accepts(
+        "The customs cutter from the lighthouse gallery, but not without a cost."
+    )
+    assert not grammar.accepts("And it works.")
+    assert grammar.accepts("The customs cutter turns about, its lanterns hooded.")
 
 
 LETTERS = "yYoOuUkKeElL aA'\".,!?3<\né你^-\\]"

@@ -174,6 +174,7 @@ REPORTED_ONLY = {
     "tuned on: reported",
     "real_unsaid1": "resent with words barred by outcome (unsaid.py), judged at 2786ee9: reported",
     "real_run40": "judged at 2786ee9 (words barred by outcome), then tuned on: reported",
+    "real_fifteenth1": "a fifteenth set of words, judged at daf3a4b, then tuned on: reported",
 }
 
 
