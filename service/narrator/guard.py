@@ -4088,6 +4088,8 @@ def _with_continuation(
         ("a success at a cost told as the attempt undone", undone),
         ("a contest lost told as the other side giving way", given_ground),
         ("a tie told as one side giving in", given_in),
+        ("the other side told, in words such an attempt's outcome was told against in",
+         _told_against(words, expect)),
     ]  # fmt: skip
     extra = {
         "player_agency": f"the character acts after the outcome: {_quote_words(acts)}"
@@ -4172,3 +4174,162 @@ def attempt_kinds(action: str | None) -> frozenset[str]:
         "persuading": bool(_PERSUADING.search(action)),
     }
     return frozenset(kind for kind, found in kinds.items() if found)
+
+
+def outcome_side(expect: Expectation) -> str | None:
+    """The outcome's side for TOLD_AGAINST and unsaid.py: "success", "mixed", "failure" or
+    "draw"; None for a graze (a blow that barely lands) or an outcome that takes none."""
+    if expect.outcome in DRAWS:
+        return "draw"
+    if expect.outcome == "graze":
+        return None
+    return {"success": "success", "mixed": "mixed", "failure": "failure"}.get(expect.polarity)
+
+
+# Words that, in the model's sentence after a lead, told the other side of an outcome for a kind
+# of attempt (attempt_kinds) in every real reply that held them, and in no consistent one (the
+# labelled replies without "you", tests/service/narrator/real_model_narrations.yaml, up to the
+# fifteenth words): read by the guard here, barred by the grammar (unsaid.py, which bars broader
+# words besides: "open" told a failed pick as open and as "won't open" alike). A word with a
+# leading space is read at a word's start. A weak hit is read as a success, save being noticed.
+TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
+    # "The Toreador, now aware of the shadow's presence", "The gatekeeper's eyes widen as he
+    # realizes the intruder", "The merchant's face lights up with recognition", "The ghoul's eyes
+    # narrow" (not surprise: "The goblins freeze in surprise", tracking them, run 17)
+    ("unseen", "success"): (
+        " alarm",
+        " aware",
+        " encircl",
+        " eyes narrow",
+        " eyes open",
+        " in shock",
+        " intruder",
+        " investig",
+        " face lights",
+        " looks up",
+        " recogni",
+        " scrambl",
+        " sensing",
+        " startl",
+        " tricked",
+        " turns around",
+        " vanish",
+        " wary",
+        " wakes",
+        " wake up",
+        " woke",
+    ),
+    # "As the puzzle box creaks open", "it finally breaks free, revealing a hidden door", "The
+    # door swings inward", "As the lock clatters to the floor" (not a danger revealed: "the door
+    # flies open, revealing a group of guards", run 12) (not a danger revealed: "the door
+    # flies open, revealing a group of guards", run 12)
+    ("opening", "failure"): (
+        " clatter",
+        " collaps",
+        " breaks free",
+        " gives way",
+        " gave way",
+        " give way",
+        " inward",
+        " reveals ",
+        " revealing a hidden",
+        " shatter",
+        " swings open",
+        " swung open",
+        " took a long",
+        " creaks open",
+        " springs open",
+        " pops open",
+    ),
+    # "The quartermaster ... reluctantly agrees to let go of the ship"
+    ("persuading", "failure"): (" agree", " nods", " reluctantly"),
+    # "The quartermaster's face contorts in pain, and he shakes his head"
+    ("persuading", "success"): (" shakes his head", " shakes her head", " shakes their head"),
+    # "The bugbear's eyes widen, and it jumps back"
+    ("blow", "success"): (
+        " jumps back",
+        " jump back",
+        " leaps back",
+        " unharm",
+        " unscath",
+        " unhurt",
+    ),
+    # "its movements become sluggish" (a failed attack)
+    ("blow", "failure"): (" sluggish",),
+    # "they suddenly realize that their position is precarious and vulnerable", "the guard is
+    # thrown to the ground", "is now terrified and runs away"
+    ("struggle", "failure"): (
+        " back away",
+        " backs away",
+        " precarious",
+        " vulnerab",
+        " terrif",
+        " thrown",
+    ),
+    # "As the bells continue to ring", "The bells ring out", "The storm grows stronger" (not
+    # another thing going on: "The bells fall silent, and the crowd below continues to stare")
+    ("stopping", "success"): (
+        " continue to ring",
+        " continues to ring",
+        " continue ringing",
+        " continues to rage",
+        " continues to howl",
+        " ring out",
+        " rings out",
+        " grows stronger",
+        " grow stronger",
+        " lunge",
+    ),
+    # "suddenly found himself surrounded by a group of guards", "quickly stops and turns back",
+    # "his horse has gone astray"
+    ("race", "failure"): (
+        " astray",
+        " barrier",
+        " found himself",
+        " found herself",
+        " stumbl",
+        " surround",
+        " treacher",
+        " turns back",
+        " stops",
+        " stopped",
+        " slows",
+    ),
+    # "he sighs in defeat" (a tie)
+    ("persuading", "draw"): (" defeat", " can't win"),
+    # "The door slams shut with a loud crash" (holding it failed)
+    ("holding", "failure"): (" slams shut", " slammed shut"),
+}
+
+
+def told_against_words(expect: Expectation) -> tuple[str, ...]:
+    """TOLD_AGAINST's words for this outcome and the player's words' kinds of attempt."""
+    told = outcome_side(expect)
+    if told is None or not expect.action:
+        return ()
+    as_told = "success" if told == "mixed" else told
+    return tuple(
+        w
+        for kind in sorted(attempt_kinds(expect.action))
+        if not (told == "mixed" and kind == "unseen")
+        for w in TOLD_AGAINST.get((kind, as_told), ())
+    )
+
+
+_YOU_BEFORE = re.compile(r"\b(?:you|your|you're)\b[^,;.!?]{0,40}$", re.IGNORECASE)
+
+
+def _told_against(words: str, expect: Expectation) -> list[str]:
+    """TOLD_AGAINST's words in the model's words after a lead, not denied ("no one is aware")
+    and not told of "you" ("you stumble" is the lost race, not the rival held up)."""
+    plain = f" {' '.join(words.split()).lower()}"
+    hits = []
+    for word in told_against_words(expect):
+        at = plain.find(word)
+        while at >= 0:
+            before = plain[:at]
+            if not _DENIED_BEFORE.search(before) and not _YOU_BEFORE.search(before):
+                hits.append(_excerpt(plain[1:], at, at + len(word) - 1))
+                break
+            at = plain.find(word, at + 1)
+    return hits

@@ -25,7 +25,7 @@ what the model writes.
 
 from __future__ import annotations
 
-from service.narrator.guard import DRAWS, Expectation, attempt_kinds
+from service.narrator.guard import Expectation, attempt_kinds, outcome_side, told_against_words
 
 # Any failure told as coming right in the end.
 _COMES_RIGHT = (" finally", " eventually", " at last", " manag", " succe", " triumph")
@@ -147,19 +147,9 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
 # fmt: on
 
 
-def side(expect: Expectation) -> str | None:
-    """The outcome's side as UNSAID names it; None for a graze (a blow that barely lands) or an
-    outcome that takes none."""
-    if expect.outcome in DRAWS:
-        return "draw"
-    if expect.outcome == "graze":
-        return None
-    return {"success": "success", "mixed": "mixed", "failure": "failure"}.get(expect.polarity)
-
-
 def unsaid_words(expect: Expectation) -> tuple[str, ...]:
     """The words the sentence after this outcome's lead may not hold (sorted, no repeats)."""
-    told = side(expect)
+    told = outcome_side(expect)
     if told is None or not expect.action:
         return ()
     # a weak hit is a success at a cost: what a success may not say, it may not say either,
@@ -170,4 +160,6 @@ def unsaid_words(expect: Expectation) -> tuple[str, ...]:
     for kind in attempt_kinds(expect.action):
         if not (told == "mixed" and kind == "unseen"):
             words.update(UNSAID.get((kind, as_told), ()))
+    # and what the guard reads as the other side told (guard.TOLD_AGAINST)
+    words.update(told_against_words(expect))
     return tuple(sorted(words))

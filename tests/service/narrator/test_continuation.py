@@ -726,6 +726,50 @@ GRAMMAR_WORDS = [
     (WEAK_FACE_DANGER, "I call on the blood to muffle the hounds' baying",
      "The cost of calling on the blood was a heavy one, as it required a sacrifice to the gods.",
      None),
+    # words such an attempt's outcome was told against in (guard.TOLD_AGAINST), each from a
+    # real reply; and the same kind told rightly
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul's eyes narrow, and it moves to the side of the market.", "outcome"),  # run 40
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul weaves between the stalls, never looking back.", None),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "As the goblins approach, they become increasingly wary of the sudden movement.",
+     "outcome"),  # resent (real_unsaid1)
+    (GO_FORTH_FAILURE, "I race the knight to the castle gate",
+     "The knight, who had been training for months to reach the castle gate, suddenly found "
+     "himself in a treacherous situation.", "outcome"),  # resent (real_unsaid1)
+    (GO_FORTH_FAILURE, "I race the knight to the castle gate",
+     "The knight thunders through the gate first, laughing.", None),
+    (GO_FORTH_FAILURE, "I wrestle the guard for the key",
+     "As the guard grabs for the key, the ropes snap and the guard is thrown to the ground.",
+     "outcome"),  # resent (real_unsaid1)
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "As the rusted hatch creaks and groans, it reveals a dark, damp room filled with moldy air.",
+     "outcome"),  # run 37 (a forced hatch)
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "You hear a loud crash as the door swings open, revealing a group of guards standing "
+     "guard.", None),  # run 20: the danger revealed, not the way in
+    (WEAK_FACE_DANGER, "I call on the blood to silence the bells",
+     "The bells ring out in a deafening cacophony, their melody distorted by the blood's power.",
+     "outcome"),  # resent (real_grammar2)
+    (WEAK_FACE_DANGER, "I calm the storm",
+     "The storm grows stronger, and the blood starts to boil.", "outcome"),  # thirteenth words
+    (ROLL_UNDER_SUCCESS, "I thrust my spear at the bugbear",
+     "The bugbear's eyes widen, and it jumps back, looking at the spear with a mix of fear and "
+     "curiosity.", "outcome"),  # fourteenth words
+    (STORYTELLER_FAILURE, "I swing my hammer at the skeleton's skull",
+     "The skeleton's eyes glaze over, and its movements become sluggish.", "outcome"),  # run 38
+    (ROLL_UNDER_FAILURE, "I hold the door against the orcs",
+     "The door slams shut with a loud crash, and the orcs charge towards it.",
+     "outcome"),  # resent (real_unsaid1)
+    (WEAK_FACE_DANGER, "I talk the quartermaster into an extra ration of powder",
+     "The quartermaster's face contorts in pain, and he shakes his head.",
+     "outcome"),  # resent (real_grammar2)
+    # ... and not where it is denied, nor told of "you"
+    (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul is not aware of anything behind it.", None),
+    (GO_FORTH_FAILURE, "I race the knight to the castle gate",
+     "You stumble on the cobbles as the knight rides through.", None),
 ]  # fmt: skip
 
 

@@ -14,7 +14,7 @@ import pytest
 from rules.models import Resolution
 from rules.registry import resolve_roll
 from service.narrator.grammar import continuation_gbnf, continuation_grammar
-from service.narrator.guard import attempt_kinds, expectation_from
+from service.narrator.guard import TOLD_AGAINST, attempt_kinds, expectation_from
 from service.narrator.lead import narration_plan
 from service.narrator.unsaid import UNSAID, unsaid_words
 
@@ -180,3 +180,17 @@ def test_every_barred_word_is_barred_at_a_words_start(key: tuple[str, str]) -> N
         assert not grammar.accepts(f"It{word}s.")
         assert not grammar.accepts(f"{word.strip().capitalize()}s it.")
         assert grammar.accepts(f"It x{word.strip()}s.")
+
+
+def test_what_the_guard_reads_as_the_other_side_the_grammar_bars() -> None:
+    # one table for both: the words guard.TOLD_AGAINST reads as the other side told are barred
+    # too, so a server that takes the grammar is never sent back a reply the guard must refuse
+    # for them
+    for (kind, told), words in TOLD_AGAINST.items():
+        assert all(w.startswith(" ") for w in words), (kind, told)
+    lost = expectation_from(_roll(MISS), character="Kell", action="I race the knight to the gate")
+    assert set(TOLD_AGAINST[("race", "failure")]) <= set(unsaid_words(lost))
+    stolen = expectation_from(
+        _roll(STRONG_HIT), character="Kell", action="I lift the coin purse from the guard captain"
+    )
+    assert set(TOLD_AGAINST[("unseen", "success")]) <= set(unsaid_words(stolen))
