@@ -175,6 +175,7 @@ REPORTED_ONLY = {
     "real_unsaid1": "resent with words barred by outcome (unsaid.py), judged at 2786ee9: reported",
     "real_run40": "judged at 2786ee9 (words barred by outcome), then tuned on: reported",
     "real_fifteenth1": "a fifteenth set of words, judged at daf3a4b, then tuned on: reported",
+    "real_run41": "judged at 598c814, the guard of 527bf76 blind to it: reported",
 }
 
 
