@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``fifteenth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``sixteenth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -645,8 +645,48 @@ FIFTEENTH_ACTIONS: list[str] = [
     "I creep past the snoring watchmen",
     "I cross the icy beam above the hold",
 ]
+# ... and a sixteenth (``--actions sixteenth``), written before the leads that say the outcome in
+# the attempt's terms were measured, slot for slot like the fifteenth
+SIXTEENTH_ACTIONS: list[str] = [
+    "I leap from the dock onto the ferry's stern",
+    "I hang onto the boom as the ketch jibes",
+    "I row the jolly boat ahead of the storm front",
+    "I pilot the brig between the rocks in the fog",
+    "I spy on the privateers from the bell tower",
+    "I hide behind the cargo nets to hear the bosun's plan",
+    "I ask the fishwife about the vanished smugglers",
+    "I coax the customs man into overlooking the crates",
+    "I prise open the locked sea chest",
+    "I flatter the duchess's steward at the ball",
+    "I persuade the gaoler to unlock the cell door",
+    "I slip the purse from the sleeping merchant's belt",
+    "I shove the cutthroat off the pier",
+    "I call on the blood to silence the watchdogs",
+    "I climb the sheer rock face to the eyrie",
+    "I rifle through the study for the letters",
+    "I bring my hammer down on the ghoul's skull",
+    "I hurl a spear at the retreating raider",
+    "I race the messenger to the ford",
+    "I tail the Toreador through the opera house",
+    "I pick the lock on the Prince's writing desk",
+    "I leap the chasm to the far ledge",
+    "I glare down the rival Anarch",
+    "I throw myself clear of the toppling statue",
+    "I brace the cellar door against the zombies",
+    "I stab at the gnoll with my shortsword",
+    "I grapple the cultist for the idol",
+    "Kell calms the panicking passengers",
+    "I lift the seal from the snoring magistrate",
+    "I aim my crossbow as the bandits charge the wagon",
+    "I scale the ivy-covered wall to the window",
+    "I track the deer through the pine woods",
+    "I bargain with the fletcher over the arrows",
+    "I sneak past the napping guards",
+    "I walk the slick gangplank in the storm",
+]
 assert (
     len(NARRATE)
+    == len(SIXTEENTH_ACTIONS)
     == len(FIFTEENTH_ACTIONS)
     == len(FOURTEENTH_ACTIONS)
     == len(TWELFTH_ACTIONS)
@@ -678,6 +718,7 @@ OTHER_WORDS = {
     "thirteenth": THIRTEENTH_ACTIONS,
     "fourteenth": FOURTEENTH_ACTIONS,
     "fifteenth": FIFTEENTH_ACTIONS,
+    "sixteenth": SIXTEENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [

@@ -165,17 +165,19 @@ REPORTED_ONLY = {
     "real_run36": "judged at 5ea4b41 (5/10 caught, 0/50 false alarms), then tuned on: reported",
     "real_twelfth1": "a twelfth set of words, judged at 569524c (stop 26's final code), not tuned "
     "on: reported",
-    "real_thirteenth1": "a thirteenth set of words, judged at 569524c (stop 26's final code), not "
-    "tuned on: reported",
-    "real_run37": "judged at 569524c (stop 26's final code), not tuned on: reported",
-    "real_run38": "judged at 569524c (stop 26's final code), not tuned on: reported",
-    "real_run39": "judged at 569524c (stop 26's final code), not tuned on: reported",
-    "real_fourteenth1": "a fourteenth set of words, judged at 569524c (stop 26's final code), not "
-    "tuned on: reported",
+    "real_thirteenth1": "a thirteenth set of words, judged at 569524c (stop 26's final code), "
+    "blind until 527bf76: reported",
+    "real_run37": "judged at 569524c (stop 26's final code), blind until 527bf76: reported",
+    "real_run38": "judged at 569524c (stop 26's final code), blind until 527bf76: reported",
+    "real_run39": "judged at 569524c (stop 26's final code), blind until 527bf76: reported",
+    "real_fourteenth1": "a fourteenth set of words, judged at 569524c (stop 26's final code), "
+    "blind until 527bf76: reported",
     "real_unsaid1": "resent with words barred by outcome (unsaid.py), judged at 2786ee9: reported",
     "real_run40": "judged at 2786ee9 (words barred by outcome), then tuned on: reported",
     "real_fifteenth1": "a fifteenth set of words, judged at daf3a4b, then tuned on: reported",
     "real_run41": "judged at 598c814, the guard of 527bf76 blind to it: reported",
+    "real_unsaid2": "resent under 598c814's grammar, judged, half of a paired trial: reported",
+    "real_kindlead1": "resent with leads in the attempt's terms (not kept), judged: reported",
 }
 
 
