@@ -25,6 +25,8 @@ what the model writes.
 
 from __future__ import annotations
 
+import re
+
 from service.narrator.guard import Expectation, attempt_kinds, outcome_side, told_against_words
 
 # Any failure told as coming right in the end.
@@ -147,6 +149,29 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
 # fmt: on
 
 
+# What was taken from someone, named in the player's words: "I lift the coin purse from the guard
+# captain" -> "purse". A theft done well was told, in 7 of the 9 contradicting replies of the
+# kind in a paired trial (real_unsaid2, real_kindlead1), through the victim and the thing: "The
+# noble's eyes go wide, and he looks down at the purse", "As the guard captain's eyes flicker to
+# the coin purse", "the drunk's eyes flicker from it": the sentence after such a success does not
+# name it.
+_TAKEN = re.compile(
+    r"\b(?:steal|steals|pick|picks|slip|slips|snatch|snatches|pilfer|pilfers|swipe|swipes|palm|"
+    r"palms|filch|filches|pinch|pinches|lift|lifts|pluck|plucks|nick|nicks|take|takes) "
+    r"(?:the |a |an |his |her |their |its |my )?(?:[\w'-]+ ){0,3}?(?P<thing>[a-z][\w-]{2,}) "
+    r"(?:from|off|out of)\b|\bpick (?:the |a |an )?[\w'-]+ pocket\b(?P<pocket>)",
+    re.IGNORECASE,
+)
+
+
+def taken_words(action: str) -> tuple[str, ...]:
+    """The things the player's words take from someone, as words barred at a word's start."""
+    return tuple(
+        " pocket" if m.group("pocket") is not None else f" {m.group('thing').lower()}"
+        for m in _TAKEN.finditer(action)
+    )
+
+
 def unsaid_words(expect: Expectation) -> tuple[str, ...]:
     """The words the sentence after this outcome's lead may not hold (sorted, no repeats)."""
     told = outcome_side(expect)
@@ -162,4 +187,6 @@ def unsaid_words(expect: Expectation) -> tuple[str, ...]:
             words.update(UNSAID.get((kind, as_told), ()))
     # and what the guard reads as the other side told (guard.TOLD_AGAINST)
     words.update(told_against_words(expect))
+    if told == "success" and "unseen" in attempt_kinds(expect.action):
+        words.update(taken_words(expect.action))
     return tuple(sorted(words))

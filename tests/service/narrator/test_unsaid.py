@@ -16,7 +16,7 @@ from rules.registry import resolve_roll
 from service.narrator.grammar import continuation_gbnf, continuation_grammar
 from service.narrator.guard import TOLD_AGAINST, attempt_kinds, expectation_from
 from service.narrator.lead import narration_plan
-from service.narrator.unsaid import UNSAID, unsaid_words
+from service.narrator.unsaid import UNSAID, taken_words, unsaid_words
 
 # Sundered Isles Face Danger on edge 2: "On a strong hit, you are successful", "On a weak hit,
 # you succeed, but face a troublesome cost", "On a miss, you fail, or your progress is undermined
@@ -194,3 +194,30 @@ def test_what_the_guard_reads_as_the_other_side_the_grammar_bars() -> None:
         _roll(STRONG_HIT), character="Kell", action="I lift the coin purse from the guard captain"
     )
     assert set(TOLD_AGAINST[("unseen", "success")]) <= set(unsaid_words(stolen))
+
+
+@pytest.mark.parametrize(
+    ("action", "taken"),
+    [
+        ("I lift the coin purse from the guard captain", (" purse",)),
+        ("I snatch the dagger from the drunk's belt", (" dagger",)),
+        ("I pick the captain's pocket", (" pocket",)),
+        ("I sneak past the sleeping guards", ()),
+        ("I pick the lock on the armoury door", ()),
+    ],
+)
+def test_what_was_taken_is_read_from_the_players_words(action: str, taken: tuple[str]) -> None:
+    assert taken_words(action) == taken
+
+
+def test_a_theft_done_well_does_not_name_the_thing_taken() -> None:
+    # real_unsaid2 and real_kindlead1 (a paired trial): "The noble's eyes go wide, and he looks
+    # down at the purse", "As the guard captain's eyes flicker to the coin purse, he looks around
+    # in confusion" (both on a strong hit: the theft unnoticed)
+    action = "I pinch the purse from the noble's belt"
+    assert not _allowed(
+        action, STRONG_HIT, "The noble's eyes go wide, and he looks down at the purse."
+    )
+    assert _allowed(action, STRONG_HIT, "The noble laughs on at the card table.")
+    # a miss may tell the purse: "On a miss, you fail"
+    assert _allowed(action, MISS, "The noble's hand closes on the purse.")
