@@ -4129,11 +4129,13 @@ _STRUGGLING = re.compile(
     re.IGNORECASE,
 )
 # Getting someone to agree: "I talk the customs officer into ignoring our cargo", "I try to
-# convince the harbourmaster to let us dock", haggling
+# convince the harbourmaster to let us dock", haggling, beguiling ("I beguile the curator into
+# showing me the vault" told at a cost as "he shakes his head", run 42)
 _PERSUADING = re.compile(
     r"\b(?:talk|talks|sweet-talk|sweet-talks|convince|convinces|persuade|persuades|coax|coaxes|"
     r"cajole|cajoles|charm|charms|bribe|bribes|plead|pleads|beg|begs|haggle|haggles|barter|"
-    r"barters|bargain|bargains|negotiate|negotiates|flatter|flatters)\b",
+    r"barters|bargain|bargains|negotiate|negotiates|flatter|flatters|beguile|beguiles|wheedle|"
+    r"wheedles|entreat|entreats|implore|implores)\b",
     re.IGNORECASE,
 )
 

@@ -178,6 +178,7 @@ REPORTED_ONLY = {
     "real_run41": "judged at 598c814, the guard of 527bf76 blind to it: reported",
     "real_unsaid2": "resent under 598c814's grammar, judged, half of a paired trial: reported",
     "real_kindlead1": "resent with leads in the attempt's terms (not kept), judged: reported",
+    "real_run42": "judged at fb955eb, not tuned on but for 'beguile' read as persuading: reported",
 }
 
 

@@ -51,6 +51,7 @@ def _allowed(action: str, dice: list[int], sentence: str) -> bool:
         ("I call on the blood to silence the bells", {"stopping"}),
         ("I calm the storm", {"stopping"}),
         ("I try to convince the harbourmaster to let us dock", {"persuading"}),
+        ("I beguile the curator into showing me the vault", {"persuading"}),
         ("I leap to the deck", set()),
     ],
 )
