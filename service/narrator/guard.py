@@ -4283,9 +4283,10 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " lunge",
     ),
     # "suddenly found himself surrounded by a group of guards", "quickly stops and turns back",
-    # "his horse has gone astray"
+    # "his horse has gone astray", "the race is canceled" (resent, and the sixteenth words)
     ("race", "failure"): (
         " astray",
+        " cancel",
         " barrier",
         " found himself",
         " found herself",

@@ -55,8 +55,10 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
         # ("The ghoul's eyes narrow, and it moves to the side of the market", run 40)
         " eyes narrow", " eyes wide",
         # ("The snoring watchmen wake and look around", "The innkeeper's eyes open", the
-        # fifteenth words)
-        " wake", " eyes open", " eyes snap", " eyes fly",
+        # fifteenth words; "The guards' eyes flicker, and they quickly rise from their slumber",
+        # "The magistrate's eyes roll back as he struggles to comprehend", the sixteenth)
+        " wake", " eyes open", " eyes snap", " eyes fly", " eyes flicker", " eyes roll",
+        " rise from", " rises from", " comprehend",
     ),
     # a failure at opening told as the thing opening or giving way: "As the puzzle box creaks
     # open", "As the lock continues to struggle, it finally breaks free, revealing a hidden
@@ -87,8 +89,9 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
         " obstacle", " barrier",
         # ("The knight ... suddenly found himself in a treacherous situation", resent)
         " found himself", " found herself", " finds himself", " finds herself", " treacher",
-        # ("he suddenly realizes that his horse has gone astray", the fifteenth words)
-        " astray", " off course",
+        # ("he suddenly realizes that his horse has gone astray", the fifteenth words; "The
+        # messenger's horse is injured, and the race is canceled", the sixteenth)
+        " astray", " off course", " injur", " cancel", " lame",
     ),
     # a struggle lost told as the other side weakened: "The dwarf champion ... is now terrified
     # and runs away", "they suddenly realize that their position is precarious and
@@ -109,6 +112,8 @@ UNSAID: dict[tuple[str, str], tuple[str, ...]] = {
         " dodg", " miss", " unharm", " unhurt", " unscath", " unaffect", " unfaz", " evad",
         " sidestep", " jump back", " jumps back", " leap back", " leaps back", " deflect",
         " parr", " glanc", " untouched", " harmless", " block",
+        # ("The gnoll's eyes widen, and it lunges at the blade", the sixteenth words)
+        " lunges at the", " lunge at the",
     ),
     # a blow that missed told as felling or slowing: "the skeleton collapses", "its movements
     # become sluggish"

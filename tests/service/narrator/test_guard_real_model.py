@@ -179,6 +179,7 @@ REPORTED_ONLY = {
     "real_unsaid2": "resent under 598c814's grammar, judged, half of a paired trial: reported",
     "real_kindlead1": "resent with leads in the attempt's terms (not kept), judged: reported",
     "real_run42": "judged at fb955eb, not tuned on but for 'beguile' read as persuading: reported",
+    "real_sixteenth1": "a sixteenth set of words, judged at 9c8a974, then tuned on: reported",
 }
 
 
