@@ -180,6 +180,7 @@ REPORTED_ONLY = {
     "real_kindlead1": "resent with leads in the attempt's terms (not kept), judged: reported",
     "real_run42": "judged at fb955eb, not tuned on but for 'beguile' read as persuading: reported",
     "real_sixteenth1": "a sixteenth set of words, judged at 9c8a974, then tuned on: reported",
+    "real_run43": "judged at af9b64f (the final narration code), not tuned on: reported",
 }
 
 
