@@ -181,6 +181,8 @@ REPORTED_ONLY = {
     "real_run42": "judged at fb955eb, not tuned on but for 'beguile' read as persuading: reported",
     "real_sixteenth1": "a sixteenth set of words, judged at 9c8a974, then tuned on: reported",
     "real_run43": "judged at af9b64f (the final narration code), not tuned on: reported",
+    "real_blind1a": "resent under stop 26's grammar, judged blind in pairs: reported",
+    "real_blind1b": "resent under af9b64f's grammar, judged blind in pairs: reported",
 }
 
 
