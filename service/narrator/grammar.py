@@ -179,9 +179,9 @@ class SentenceGrammar:
 
 def continuation_grammar(character: str | None, unsaid: tuple[str, ...] = ()) -> SentenceGrammar:
     """The grammar of the sentence after a lead: no "you" or "player", nor a noun for the
-    character (ROLES), nor the lead's words for the outcome, nor the character's name (its words of three letters or more), nor the
-    words ``unsaid`` bars for the outcome
-    (unsaid.py)."""
+    character (ROLES), nor the lead's words for the outcome, nor the character's name (its
+    words of three letters or more), nor the words ``unsaid`` bars for the outcome (unsaid.py:
+    those barred with a leading space at a word's start only)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
     return SentenceGrammar(banned=BANNED + ROLES + LEAD_WORDS + own + unsaid)

@@ -15,7 +15,13 @@ them and says something else. Of the 83 contradicting replies in the grammar's t
 hold a word barred here, and 18 of the 301 consistent ones (those the model must now say
 otherwise). Resent with the first of these lists, 113 continuation prompts whose outcome bars
 words (runs 33 to 35, the eighth to eleventh words) gave 14 contradicting replies by reading,
-against 25 with the grammar alone (the real_unsaid1 split).
+against 25 with the grammar alone (the real_unsaid1 split). But those were the prompts the
+lists were written from: on 75 prompts they were not written from (runs 42, 43 and the sixteenth
+words), resent in pairs and read blind, the final grammar gave 10 contradicting replies against
+11 under the grammar of "you" alone (real_blind1a, real_blind1b). The model told the same
+outcomes in other words ("clatters" barred, "clunks to the ground"). No gain is measured; what
+is sure is that a server taking the grammar is never sent back a reply with a word the guard
+reads as the other side told (guard.TOLD_AGAINST).
 
 A word given with a leading space is barred at a word's start only (" notic": "noticed", never
 "unnoticed", which tells a covert success well). The kinds are read from the player's words by
