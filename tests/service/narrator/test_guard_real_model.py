@@ -183,6 +183,7 @@ REPORTED_ONLY = {
     "real_run43": "judged at af9b64f (the final narration code), not tuned on: reported",
     "real_blind1a": "resent under stop 26's grammar, judged blind in pairs: reported",
     "real_blind1b": "resent under af9b64f's grammar, judged blind in pairs: reported",
+    "real_run44": "judged at e351051 (the final code), not tuned on: reported",
 }
 
 
