@@ -1626,11 +1626,15 @@ def _has_a_turn(text: _Text) -> bool:
     )
 
 
-_KEEPING_SHUT = re.compile(
-    r"\b(?:hold|holds|bar|bars|block|blocks|barricade|barricades|shut|shuts|close|closes|seal|"
-    r"seals|brace|braces|keep|keeps|guard|guards|wedge|wedges)\b",
-    re.IGNORECASE,
+# Keeping a thing shut or in place: "I hold the door against the orcs" (attempt_kinds' "holding").
+# "keep" and "guard" say so too where a thing is to stay shut, but name a watchman as often
+# ("before the guard turns"): only here, where what the player meant to keep shut is read.
+_HOLDING_WORDS = (
+    r"hold|holds|bar|bars|block|blocks|barricade|barricades|shut|shuts|close|closes|seal|seals|"
+    r"brace|braces|wedge|wedges"
 )
+_HOLDING = re.compile(rf"\b(?:{_HOLDING_WORDS})\b", re.IGNORECASE)
+_KEEPING_SHUT = re.compile(rf"\b(?:{_HOLDING_WORDS}|keep|keeps|guard|guards)\b", re.IGNORECASE)
 _OPENING_WAY = re.compile(
     r"\b(?:open|wide|opens|opened|gives? way|gave way|shatter\w*|splinter\w*|apart|caves? in|"
     r"caved in|crumble\w*|revealing)\b",
@@ -4139,15 +4143,7 @@ _PERSUADING = re.compile(
     re.IGNORECASE,
 )
 
-
-# Keeping a thing shut or in place: "I hold the door against the orcs" ("guard" and "keep", which
-# _KEEPING_SHUT reads too, name a watchman as often: "before the guard turns")
-_HOLDING = re.compile(
-    r"\b(?:hold|holds|bar|bars|block|blocks|barricade|barricades|shut|shuts|close|closes|seal|"
-    r"seals|brace|braces|wedge|wedges)\b",
-    re.IGNORECASE,
-)
-# ... and calming: "I calm the storm", told at a cost as "The storm grows stronger" (thirteenth
+# Calming, a kind of stopping: "I calm the storm", told at a cost as "The storm grows stronger" (thirteenth
 # words)
 _QUIETING = re.compile(r"\b(?:calm|calms|quiet|quiets|hush|hushes|soothe|soothes)\b", re.I)
 
@@ -4156,9 +4152,8 @@ _QUIETING = re.compile(r"\b(?:calm|calms|quiet|quiets|hush|hushes|soothe|soothes
 def attempt_kinds(action: str | None) -> frozenset[str]:
     """What the player's words attempt, as the guard reads them: "unseen" (covert work, taking
     from someone, following), "opening" (getting a thing open or through it), "holding" (keeping
-    it shut), "race",
-    "struggle" (a trial of strength), "blow", "stopping" and "persuading". unsaid.py bars the
-    words each kind's outcome was told against in."""
+    it shut), "race", "struggle" (a trial of strength), "blow", "stopping" and "persuading".
+    unsaid.py bars the words each kind's outcome was told against in."""
     if not action:
         return frozenset()
     words = set(re.findall(r"[a-z]+", action.lower()))
@@ -4223,7 +4218,6 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     # "As the puzzle box creaks open", "it finally breaks free, revealing a hidden door", "The
     # door swings inward", "As the lock clatters to the floor" (not a danger revealed: "the door
-    # flies open, revealing a group of guards", run 12) (not a danger revealed: "the door
     # flies open, revealing a group of guards", run 12)
     ("opening", "failure"): (
         " clatter",
@@ -4305,18 +4299,24 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 
-def told_against_words(expect: Expectation) -> tuple[str, ...]:
-    """TOLD_AGAINST's words for this outcome and the player's words' kinds of attempt."""
+def outcome_keys(expect: Expectation) -> tuple[tuple[str, str], ...]:
+    """The (kind, side) entries of TOLD_AGAINST and unsaid.UNSAID this outcome reads: a weak
+    hit as a success (it is one, at a cost), save going unseen, whose cost may be being
+    noticed."""
     told = outcome_side(expect)
     if told is None or not expect.action:
         return ()
     as_told = "success" if told == "mixed" else told
     return tuple(
-        w
+        (kind, as_told)
         for kind in sorted(attempt_kinds(expect.action))
         if not (told == "mixed" and kind == "unseen")
-        for w in TOLD_AGAINST.get((kind, as_told), ())
     )
+
+
+def told_against_words(expect: Expectation) -> tuple[str, ...]:
+    """TOLD_AGAINST's words for this outcome and the player's words' kinds of attempt."""
+    return tuple(w for key in outcome_keys(expect) for w in TOLD_AGAINST.get(key, ()))
 
 
 _YOU_BEFORE = re.compile(r"\b(?:you|your|you're)\b[^,;.!?]{0,40}$", re.IGNORECASE)

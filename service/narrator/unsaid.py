@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from service.narrator.guard import Expectation, attempt_kinds, outcome_side, told_against_words
+from service.narrator.guard import Expectation, outcome_keys, outcome_side, told_against_words
 
 # Any failure told as coming right in the end.
 _COMES_RIGHT = (" finally", " eventually", " at last", " manag", " succe", " triumph")
@@ -184,20 +184,18 @@ def taken_words(action: str) -> tuple[str, ...]:
 
 
 def unsaid_words(expect: Expectation) -> tuple[str, ...]:
-    """The words the sentence after this outcome's lead may not hold (sorted, no repeats)."""
-    told = outcome_side(expect)
-    if told is None or not expect.action:
+    """The words the sentence after this outcome's lead may not hold (sorted, no repeats): a
+    failure's coming right in the end, UNSAID's and the guard's TOLD_AGAINST words for the
+    outcome's kinds and side, and the thing taken after a theft done well. (A weak hit reads as
+    a success, save being noticed: "bells ringing on after a silencing at a cost" was labelled
+    a contradiction, the thing stopped stays stopped.)"""
+    if outcome_side(expect) is None or not expect.action:
         return ()
-    # a weak hit is a success at a cost: what a success may not say, it may not say either,
-    # save being noticed, which may be the cost ("bells ringing on after a silencing at a cost"
-    # was labelled a contradiction: the thing stopped stays stopped)
-    as_told = "success" if told == "mixed" else told
-    words: set[str] = set(_COMES_RIGHT) if told == "failure" else set()
-    for kind in attempt_kinds(expect.action):
-        if not (told == "mixed" and kind == "unseen"):
-            words.update(UNSAID.get((kind, as_told), ()))
-    # and what the guard reads as the other side told (guard.TOLD_AGAINST)
+    keys = outcome_keys(expect)
+    words: set[str] = set(_COMES_RIGHT) if outcome_side(expect) == "failure" else set()
+    for key in keys:
+        words.update(UNSAID.get(key, ()))
     words.update(told_against_words(expect))
-    if told == "success" and "unseen" in attempt_kinds(expect.action):
+    if outcome_side(expect) == "success" and ("unseen", "success") in keys:
         words.update(taken_words(expect.action))
     return tuple(sorted(words))
