@@ -54,6 +54,10 @@ LEAD_WORDS = (
     " neither side wins",
     " only a graze",
 )
+# ... and the prompt's own word for what it asks: "The next sentence could be: The door to the
+# secret room opens", "The second sentence: The card dealer's eyes light up" (stop 28's paired
+# trial, 2 of 228 replies); "sentence" stood in 7 labelled replies, all of them contradicting.
+PROMPT_WORDS = (" sentence",)
 # Never in the sentence: digits (the narrator mentions no number after a lead: the facts are
 # in the lead's outcome), line breaks, the marks of tags, headings and lists, and quotation
 # marks: a speech is told, not quoted (given an optional closing mark, the model stopped at
@@ -179,12 +183,13 @@ class SentenceGrammar:
 
 def continuation_grammar(character: str | None, unsaid: tuple[str, ...] = ()) -> SentenceGrammar:
     """The grammar of the sentence after a lead: no "you" or "player", nor a noun for the
-    character (ROLES), nor the lead's words for the outcome, nor the character's name (its
+    character (ROLES), nor the lead's words for the outcome, nor the prompt's word "sentence",
+    nor the character's name (its
     words of three letters or more), nor the words ``unsaid`` bars for the outcome (unsaid.py:
     those barred with a leading space at a word's start only)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
-    return SentenceGrammar(banned=BANNED + ROLES + LEAD_WORDS + own + unsaid)
+    return SentenceGrammar(banned=BANNED + ROLES + LEAD_WORDS + PROMPT_WORDS + own + unsaid)
 
 
 @lru_cache(maxsize=256)

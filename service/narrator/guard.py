@@ -3691,6 +3691,189 @@ _WAKES = re.compile(
     r"jolted awake|(?:eyes )?(?:snap|snaps|snapped|fly|flies|flew) open)\b",
     re.IGNORECASE,
 )
+# ... and, more often than any waking word, the sleeper doing anything a sleeper does not: after
+# the grammar barred "wakes", the model wrote "The magistrate's eyes flick to the sky", "The
+# innkeeper's eyes light up, and he smiles warmly", "The guards' eyes flicker" (stop 28's paired
+# trial: 6 of its 6 sleepers woken on a success, each with another verb). Who sleeps is read
+# from the player's words ("the snoring bosun", "the sleeping merchant's belt"); a place said to
+# sleep ("the sleeping barracks") only wakes.
+_SLEEPER = re.compile(
+    r"\b(?:sleeping|dozing|slumbering|snoring|napping|drowsing)\s+(?P<words>(?:[a-z-]+'?s?\s+){0,2}"
+    r"[a-z-]+(?:'s)?)",
+    re.IGNORECASE,
+)
+_NOT_A_SLEEPER = frozenset(
+    [
+        "barracks",
+        "camp",
+        "house",
+        "town",
+        "village",
+        "city",
+        "ship",
+        "inn",
+        "hall",
+        "castle",
+        "fort",
+        "tower",
+        "keep",
+        "harbour",
+        "harbor",
+        "port",
+        "manor",
+        "palace",
+        "street",
+        "streets",
+        "district",
+        "quarter",
+        "garrison",
+        "outpost",
+        "hold",
+        "deck",
+        "dock",
+        "docks",
+    ]
+)
+_PREPOSITIONS = frozenset(
+    ["from", "on", "in", "at", "with", "and", "by", "beside", "near", "under"]
+)
+_BODY = (
+    r"(?:eyes?|eyelids?|head|hands?|face|lips|mouth|ears?|body|fingers?|gaze|brow|nose|"
+    r"expression|voice|arms?|chest)"
+)
+# what a sleeper may do and still sleep: "The snoring watchmen are now asleep", "snores on"
+_KEEPS_SLEEPING = re.compile(
+    r"(?:sleeps?|slept|sleeping|snores?|snored|snoring|dozes?|dozed|dozing|slumbers?|slumbered|"
+    r"naps?|napped|napping|dreams?|dreamed|dreamt|breathes?|breathed|breathing|lies|lie|lay|"
+    r"lying|rises?|rose|heaves?|heaved)\b|(?:remains?|remained|stays?|stayed|continues?|"
+    r"continued|is|are|was|were|seems?|seemed|looks?|looked|appears?)\s+(?:\w+ly\s+|still\s+|"
+    r"now\s+|to\s+)*(?:asleep|unaware|oblivious|none the wiser|lost in|deep in|sleep|snore|doze|"
+    r"slumber|sleeping|snoring|dozing|slumbering|peaceful|undisturbed|still)\b",
+    re.IGNORECASE,
+)
+_NO_VERB = frozenset(
+    [
+        "and",
+        "of",
+        "who",
+        "which",
+        "that",
+        "in",
+        "on",
+        "at",
+        "with",
+        "by",
+        "to",
+        "as",
+        "from",
+        "has",
+        "have",
+        "had",
+        "nearby",
+        "beside",
+        "around",
+        "near",
+        "behind",
+        "inside",
+        "outside",
+        "there",
+        "here",
+        "it",
+        "its",
+        "his",
+        "her",
+        "their",
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "seem",
+        "seems",
+        "remain",
+        "remains",
+    ]
+)
+_PAST_WAKING = frozenset(
+    [
+        "woke",
+        "rose",
+        "sat",
+        "stood",
+        "shot",
+        "flew",
+        "grew",
+        "began",
+        "froze",
+        "spun",
+        "leapt",
+        "saw",
+        "heard",
+        "felt",
+        "knew",
+        "caught",
+    ]
+)
+
+
+@lru_cache(maxsize=64)
+def _sleepers(action: str) -> re.Pattern[str] | None:
+    """Who the player's words say is asleep, as the subject of a verb in the model's words (the
+    sleeper, or the sleeper's eyes, face, hands ...), or None where no one is."""
+    nouns = set()
+    for m in _SLEEPER.finditer(action):
+        # the sleeper's noun is the last before a preposition or a possessive ("the sleeping
+        # merchant's belt", "the snoring old bosun"): earlier words are its adjectives
+        head = ""
+        for word in m.group("words").lower().split():
+            bare = word.removesuffix("'s")
+            if bare in _PREPOSITIONS:
+                break
+            head = bare
+            if bare != word:
+                break
+        if head.endswith("ies"):  # "the dozing sentries": a sentry, sentries
+            nouns.add(re.escape(head[:-3]) + "(?:y|ies)")
+        elif head and head not in _NOT_A_SLEEPER:
+            nouns.add(re.escape(head.removesuffix("s")) + "s?")
+    if not nouns:
+        return None
+    return re.compile(
+        rf"\b(?:the|a|an)\s+(?:[a-z-]+\s+){{0,2}}?(?P<noun>{'|'.join(sorted(nouns))})"
+        rf"(?P<owned>'s|s'|')?(?:\s+(?P<body>{_BODY}))?\s+(?:\w+ly\s+|still\s+|now\s+|"
+        r"suddenly\s+|then\s+)*(?P<verb>[a-z]+)",
+        re.IGNORECASE,
+    )
+
+
+def _sleeper_woken(words: str, action: str) -> list[re.Match[str]]:
+    """The sleeper doing, in the model's words, what no sleeper does."""
+    pattern = _sleepers(action)
+    if pattern is None:
+        return []
+    found = []
+    for m in pattern.finditer(words):
+        if m.group("owned") and not m.group("body"):
+            continue  # "the guards' quarters": not the guards
+        verb = m.group("verb").lower()
+        if verb in _NO_VERB or _KEEPS_SLEEPING.match(words, m.start("verb")):
+            continue
+        # a verb, by its form: any word after a plural ("eyes flick"), after a singular one in
+        # -s or -ed or a past of its own ("head tilts", "eyes opened", "woke"), not a noun
+        # ("the bosun chest")
+        plural = (m.group("body") or m.group("noun")).lower().endswith(("s", "men"))
+        if (
+            plural
+            or verb.endswith("ed")
+            or (verb.endswith("s") and not verb.endswith("ss"))
+            or verb in _PAST_WAKING
+        ):
+            found.append(m)
+    return found
+
+
 # ... and not where it is denied: "no one notices you", "without drawing attention"
 _DENIED_BEFORE = re.compile(
     r"\b(?:not|n't|never|no one|nobody|none|nothing|neither|nor|without|unable to|fails? to|"
@@ -4019,6 +4202,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         found += _not_denied(words, _ATTENTION.finditer(words))
         if _ASLEEP.search(action):
             found += _not_denied(words, _WAKES.finditer(words))
+            found += _not_denied(words, _sleeper_woken(words, action))
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
 

@@ -22,6 +22,7 @@ from rules.models import Resolution
 from rules.registry import GameSystem, get_system, resolve_roll
 from service.narrator import facts, knowledge, offline
 from service.narrator.catalogue import catalogue
+from service.narrator.grammar import continuation_gbnf
 from service.narrator.guard import GuardCheck, GuardReport, expectation_from
 from service.narrator.lead import CONTINUATION_ATTEMPTS, hero, narration_plan, spark_lead
 from service.narrator.model import Calls, ChatModel, ModelError, parse_json_object
@@ -124,6 +125,11 @@ def prepare_oracle(req: OracleRequest, model: ChatModel | None, search: Search) 
 # contradictions that reached the player in runs 12-16 ("You quickly gather your belongings",
 # "you was excited to begin"). One is kept, as after a narration's lead.
 SPARK_SENTENCES = 1
+# ... and held by the continuation's grammar (grammar.py: no "you", no noun for the character):
+# the prompt says so in words ('Begin it with "The", "A" or a name, never with "You"'), and 4 of
+# the 91 sparks shown in runs 29-44 were told through "you" all the same ("You are chased by a
+# pack of wolves" for "You are separated from something or someone", run 43; "as you carefully
+# inspect the engine", run 43).
 
 
 def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) -> Task:
@@ -159,6 +165,7 @@ def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) ->
         offline=offline.spark(resolution, req.situation),
         mechanics={"resolution": resolution.model_dump(mode="json"), "rows": rows},
         lead=lead, most_sentences=SPARK_SENTENCES, attempts=CONTINUATION_ATTEMPTS,
+        grammar=continuation_gbnf(req.character),
     )  # fmt: skip
 
 

@@ -772,6 +772,47 @@ GRAMMAR_WORDS = [
      "You stumble on the cobbles as the knight rides through.", None),
 ]  # fmt: skip
 
+# The sleeper woken by any verb, after the grammar barred the waking words: on a success at
+# passing or robbing a sleeper, the model made the sleeper's eyes flick, roll or light up (stop
+# 28's paired trial: 6 of 6 sleepers woken on a success, none with a waking word). Sundered
+# Isles: "On a strong hit, you are successful."; Storyteller: "Every die a player rolls that
+# comes up equal to or greater than the difficulty, is a success." A sleeper who sleeps on, or
+# breathes, is no sleeper woken; on a failure the sleeper may wake.
+SLEEPERS = [
+    (STRONG_FACE_DANGER, "I lift the seal from the snoring magistrate",
+     "The magistrate's eyes roll back as he struggles to comprehend the sudden change in his "
+     "surroundings.", "outcome"),  # the sixteenth words
+    (STRONG_FACE_DANGER, "I lift the seal from the snoring magistrate",
+     "The magistrate's eyes flick to the sky, and a bright light flashes above them.",
+     "outcome"),  # resent (real_blind1b)
+    (STORYTELLER_SUCCESS, "I sneak past the napping guards",
+     "The guards' eyes flicker, and they quickly rise from their slumber.",
+     "outcome"),  # the sixteenth words
+    (STRONG_FACE_DANGER, "I pinch the ring from the dozing innkeeper",
+     "The innkeeper's eyes light up, and he smiles warmly.", "outcome"),  # stop 28's trial
+    (STORYTELLER_SUCCESS, "I creep past the sleeping sentry",
+     "The sentry's eyes flick to the door, and it opens.", "outcome"),  # stop 28's trial
+    (STORYTELLER_SUCCESS, "I sneak past the snoring bosun",
+     "The snoring bosun's head tilts, and he turns his attention to the door.",
+     "outcome"),  # the twelfth words
+    (STORYTELLER_SUCCESS, "I creep past the dozing sentries",
+     "A sentry opened one eye and grunted.", "outcome"),
+    (STORYTELLER_SUCCESS, "I creep past the snoring watchmen",
+     "The snoring watchmen are now asleep, and the door to the secret room is unlocked.",
+     None),  # stop 28's trial
+    (STRONG_FACE_DANGER, "I lift the seal from the snoring magistrate",
+     "The magistrate snores on, his desk one seal lighter.", None),
+    (STRONG_FACE_DANGER, "I slip the purse from the sleeping merchant's belt",
+     "The merchant's chest rises and falls in slow, even breaths.", None),
+    (STORYTELLER_SUCCESS, "I sneak past the napping guards",
+     "The guards' quarters stay dark, and the guards sleep on.", None),
+    (STORYTELLER_SUCCESS, "I slip through the sleeping barracks",
+     "As the darkness deepens, the barracks seems to give way to a sense of calm and "
+     "tranquility.", None),  # the eleventh words: a place asleep only wakes
+    (GO_FORTH_FAILURE, "I pinch the ring from the dozing innkeeper",
+     "The innkeeper's eyes light up, and he grabs your wrist.", None),
+]  # fmt: skip
+
 
 def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     # Go Forth's Severity table: "6 – 15Shallow Wound (Reason check or Long Rest)"; run 23's
@@ -801,7 +842,7 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     assert check_narration(told, expect).passed
 
 
-@pytest.mark.parametrize(("roll", "action", "words", "flagged"), [*SEEN, *GRAMMAR_WORDS])
+@pytest.mark.parametrize(("roll", "action", "words", "flagged"), [*SEEN, *GRAMMAR_WORDS, *SLEEPERS])
 def test_what_this_sessions_runs_showed(
     roll: tuple,  # type: ignore[type-arg]
     action: str,

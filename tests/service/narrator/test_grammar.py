@@ -28,6 +28,7 @@ from service.narrator.grammar import (
     BANNED,
     EXCLUDED,
     LEAD_WORDS,
+    PROMPT_WORDS,
     ROLES,
     WRITTEN,
     SentenceGrammar,
@@ -82,15 +83,26 @@ def test_no_number_tag_or_second_sentence() -> None:
 
 
 def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
-    assert continuation_grammar("unnamed").banned == (*BANNED, *ROLES, *LEAD_WORDS)
-    assert continuation_grammar("Bo").banned == (*BANNED, *ROLES, *LEAD_WORDS)
+    assert continuation_grammar("unnamed").banned == (*BANNED, *ROLES, *LEAD_WORDS, *PROMPT_WORDS)
+    assert continuation_grammar("Bo").banned == (*BANNED, *ROLES, *LEAD_WORDS, *PROMPT_WORDS)
     assert continuation_grammar("Mara Vell").banned == (
         *BANNED,
         *ROLES,
         *LEAD_WORDS,
+        *PROMPT_WORDS,
         "mara",
         "vell",
     )
+
+
+def test_the_prompts_word_for_its_ask_is_never_written() -> None:
+    # stop 28's paired trial: "The next sentence could be: The door to the secret room opens"
+    # and "The second sentence: The card dealer's eyes light up" (the prompt's own words, no
+    # narration); "sentence" is in no consistent labelled reply
+    grammar = continuation_grammar("Kell")
+    assert not grammar.accepts("The next sentence could be: The door to the secret room opens.")
+    assert not grammar.accepts("The second sentence: The card dealer's eyes light up.")
+    assert grammar.accepts("The card dealer's eyes stay on his cards.")
 
 
 def test_the_character_is_not_named_by_a_role_either() -> None:
@@ -320,6 +332,21 @@ def test_narrate_sends_the_continuation_grammar_to_a_llama_cpp_server(tmp_path: 
         r = client.post("/v1/narrate", json={**body, "character": "Kell"})
         assert r.json()["narration"] == "You leap the gap, and it works. The far roof holds."
         assert sent(route.calls.last.request)["grammar"] == continuation_grammar("Kell").gbnf()
+
+
+def test_a_spark_sends_the_continuation_grammar_too(tmp_path: Path) -> None:
+    # run 43: "Pay the Price: You are separated from something or someone. You are chased by a
+    # pack of wolves." (the prompt says 'never with "You"'; the grammar holds it)
+    body = {"system": "sundered_isles", "table": "make_a_discovery", "seed": 2,
+            "situation": "Kell explores a sunken temple", "character": "Kell"}  # fmt: skip
+    with respx.mock() as mock, TestClient(model_app(tmp_path, model_grammar="gbnf")) as client:
+        route = mock.post(CHAT_URL).mock(return_value=completion("The temple's altar is bare."))
+        r = client.post("/v1/oracle/spark", json=body)
+        assert r.status_code == 200, r.text
+        assert r.json()["narration"].endswith(" The temple's altar is bare.")
+        grammar = sent(route.calls.last.request)["grammar"]
+    assert grammar == continuation_grammar("Kell").gbnf()
+    assert not continuation_grammar("Kell").accepts("You are chased by a pack of wolves.")
 
 
 def test_auto_sends_the_grammar_to_a_server_of_ones_own_never_to_openai() -> None:
