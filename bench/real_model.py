@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``sixteenth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``seventeenth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -684,8 +684,48 @@ SIXTEENTH_ACTIONS: list[str] = [
     "I sneak past the napping guards",
     "I walk the slick gangplank in the storm",
 ]
+# ... and a seventeenth (``--actions seventeenth``), written for stop 28's final measure, slot for
+# slot like the sixteenth
+SEVENTEENTH_ACTIONS: list[str] = [
+    "I jump from the jetty onto the sloop's deck",
+    "I cling to the shrouds as the squall hits",
+    "I sail the dinghy ahead of the waterspout",
+    "I steer the schooner through the reef at night",
+    "I watch the smugglers' cove from the cliff top",
+    "I crouch behind the barrels to overhear the quartermaster",
+    "I question the lamplighter about the missing courier",
+    "I talk the harbour clerk into stamping my papers",
+    "I pry the lid off the nailed crate",
+    "I charm the baroness's chamberlain at the masquerade",
+    "I convince the warden to release the prisoner",
+    "I lift the key from the dozing turnkey's belt",
+    "I push the brigand over the railing",
+    "I call on the blood to quiet the crows",
+    "I climb the crumbling aqueduct to the arch",
+    "I search the archive for the sealed will",
+    "I bring my mace down on the wight's helm",
+    "I throw a javelin at the fleeing scout",
+    "I race the smuggler to the boathouse",
+    "I follow the Nosferatu through the sewers",
+    "I pick the lock on the Primogen's cabinet",
+    "I jump the gap between the belfries",
+    "I stare down the rival Ventrue",
+    "I dive clear of the collapsing scaffold",
+    "I bar the chapel door against the ghouls",
+    "I slash at the kobold with my scimitar",
+    "I wrestle the smuggler for the lantern",
+    "Kell soothes the frightened horses",
+    "I slip the letter from the sleeping ambassador's coat",
+    "I raise my bow as the wolves rush the camp",
+    "I climb the drainpipe to the balcony",
+    "I follow the stag's tracks through the snow",
+    "I haggle with the tanner over the hides",
+    "I tiptoe past the sleeping hounds",
+    "I cross the frozen pond in the dark",
+]
 assert (
     len(NARRATE)
+    == len(SEVENTEENTH_ACTIONS)
     == len(SIXTEENTH_ACTIONS)
     == len(FIFTEENTH_ACTIONS)
     == len(FOURTEENTH_ACTIONS)
@@ -719,6 +759,7 @@ OTHER_WORDS = {
     "fourteenth": FOURTEENTH_ACTIONS,
     "fifteenth": FIFTEENTH_ACTIONS,
     "sixteenth": SIXTEENTH_ACTIONS,
+    "seventeenth": SEVENTEENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
