@@ -58,6 +58,20 @@ LEAD_WORDS = (
 # secret room opens", "The second sentence: The card dealer's eyes light up" (stop 28's paired
 # trial, 2 of 228 replies); "sentence" stood in 7 labelled replies, all of them contradicting.
 PROMPT_WORDS = (" sentence",)
+# ... and the game's own name, which the model took for the character's: told a story "of Elegy",
+# it named the character Elegy in 20 of the labelled continuations, two of them made to feel
+# ("Elegy feels a sense of pride and accomplishment", the sixteenth words; "Elegy feels a sense
+# of awe and wonder", run 45), and once "the victorious Go Forth". A game's name is no word of
+# its story, save where it is also its setting's: "the Sundered Isles" is a place there.
+SETTING_NAMES = frozenset({"sundered isles"})
+
+
+def game_words(system_name: str | None) -> tuple[str, ...]:
+    """The game's name as a barred phrase (at a word's start), or none for a setting's name."""
+    name = " ".join((system_name or "").lower().split())
+    return () if not name or name in SETTING_NAMES else (f" {name}",)
+
+
 # Never in the sentence: digits (the narrator mentions no number after a lead: the facts are
 # in the lead's outcome), line breaks, the marks of tags, headings and lists, and quotation
 # marks: a speech is told, not quoted (given an optional closing mark, the model stopped at
@@ -181,18 +195,26 @@ class SentenceGrammar:
         return "\n".join(rules) + "\n"
 
 
-def continuation_grammar(character: str | None, unsaid: tuple[str, ...] = ()) -> SentenceGrammar:
+def continuation_grammar(
+    character: str | None, unsaid: tuple[str, ...] = (), game: str | None = None
+) -> SentenceGrammar:
     """The grammar of the sentence after a lead: no "you" or "player", nor a noun for the
     character (ROLES), nor the lead's words for the outcome, nor the prompt's word "sentence",
     nor the character's name (its
     words of three letters or more), nor the words ``unsaid`` bars for the outcome (unsaid.py:
-    those barred with a leading space at a word's start only)."""
+    those barred with a leading space at a word's start only), nor the name of the ``game``
+    (game_words)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
-    return SentenceGrammar(banned=BANNED + ROLES + LEAD_WORDS + PROMPT_WORDS + own + unsaid)
+    return SentenceGrammar(
+        banned=BANNED + ROLES + LEAD_WORDS + PROMPT_WORDS + own + unsaid + game_words(game)
+    )
 
 
 @lru_cache(maxsize=256)
-def continuation_gbnf(character: str | None, unsaid: tuple[str, ...] = ()) -> str:
-    """The GBNF of continuation_grammar, built once per character name and outcome's words."""
-    return continuation_grammar(character, unsaid).gbnf()
+def continuation_gbnf(
+    character: str | None, unsaid: tuple[str, ...] = (), game: str | None = None
+) -> str:
+    """The GBNF of continuation_grammar, built once per character name, outcome's words and
+    game."""
+    return continuation_grammar(character, unsaid, game).gbnf()

@@ -165,7 +165,7 @@ def prepare_spark(req: SparkRequest, model: ChatModel | None, search: Search) ->
         offline=offline.spark(resolution, req.situation),
         mechanics={"resolution": resolution.model_dump(mode="json"), "rows": rows},
         lead=lead, most_sentences=SPARK_SENTENCES, attempts=CONTINUATION_ATTEMPTS,
-        grammar=continuation_gbnf(req.character),
+        grammar=continuation_gbnf(req.character, game=system.name),
     )  # fmt: skip
 
 

@@ -105,6 +105,21 @@ def test_the_prompts_word_for_its_ask_is_never_written() -> None:
     assert grammar.accepts("The card dealer's eyes stay on his cards.")
 
 
+def test_the_games_name_is_no_name_in_its_story_save_a_settings() -> None:
+    # the sixteenth words: "Elegy feels a sense of pride and accomplishment" (a story "of Elegy"
+    # read as Elegy's story); the Sundered Isles are a place in their own game
+    elegy = continuation_grammar("unnamed", game="Elegy")
+    assert not elegy.accepts("Elegy feels a sense of pride and accomplishment.")
+    assert not elegy.accepts("The doorman smiles warmly at Elegy.")
+    assert elegy.accepts("The doorman smiles warmly and steps aside.")
+    assert not continuation_grammar("Kell", game="Go Forth").accepts(
+        "The crowd looks up to see the victorious Go Forth."
+    )
+    isles = continuation_grammar("Kell", game="Sundered Isles")
+    assert isles.accepts("The wind drives the cutter across the Sundered Isles.")
+    assert isles.banned == continuation_grammar("Kell").banned
+
+
 def test_the_character_is_not_named_by_a_role_either() -> None:
     # run 40: "a gust of wind blows through the narrow corridor, sending a chilling shiver down
     # the spine of the lone adventurer" (a failed pick: the character made to feel)
