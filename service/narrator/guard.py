@@ -3874,6 +3874,13 @@ def _sleeper_woken(words: str, action: str) -> list[re.Match[str]]:
     return found
 
 
+# ... where the attempt was not to wake or harm them
+_ROUSING = re.compile(
+    r"\b(?:wakes?|waken|wakens|rouses?|awakens?|shakes?|stabs?|strikes?|attacks?|kills?|slays?|"
+    r"slits?|hits?|kicks?|punch|punches|bind|binds|tie|ties|grab|grabs|seize|seizes|capture|"
+    r"captures|question|questions|interrogate|interrogates|call|calls|shout|shouts|yell|yells)\b",
+    re.IGNORECASE,
+)
 # ... and not where it is denied: "no one notices you", "without drawing attention"
 _DENIED_BEFORE = re.compile(
     r"\b(?:not|n't|never|no one|nobody|none|nothing|neither|nor|without|unable to|fails? to|"
@@ -4200,9 +4207,12 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
     if _UNSEEN.search(action) or _TAKING.search(action) or _HIDING.search(action):
         found += _not_denied(words, _ATTENTION.finditer(words))
-        if _ASLEEP.search(action):
-            found += _not_denied(words, _WAKES.finditer(words))
-            found += _not_denied(words, _sleeper_woken(words, action))
+    if _ASLEEP.search(action) and not _ROUSING.search(action):
+        # whatever the verb of passing or robbing ("I tiptoe past the sleeping hounds" told "The
+        # hounds' eyes widen, and they slowly open", the seventeenth words), not of waking or
+        # harming them
+        found += _not_denied(words, _WAKES.finditer(words))
+        found += _not_denied(words, _sleeper_woken(words, action))
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
 

@@ -811,6 +811,11 @@ SLEEPERS = [
      "tranquility.", None),  # the eleventh words: a place asleep only wakes
     (GO_FORTH_FAILURE, "I pinch the ring from the dozing innkeeper",
      "The innkeeper's eyes light up, and he grabs your wrist.", None),
+    # whatever the verb of passing, not of waking
+    (STORYTELLER_SUCCESS, "I tiptoe past the sleeping hounds",
+     "The hounds' eyes widen, and they slowly open.", "outcome"),  # the seventeenth words
+    (STORYTELLER_SUCCESS, "I shake the sleeping sentry awake",
+     "The sentry's eyes open, and he blinks at the lantern.", None),
 ]  # fmt: skip
 
 
