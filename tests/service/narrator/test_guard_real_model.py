@@ -185,7 +185,8 @@ REPORTED_ONLY = {
     "real_blind1b": "resent under af9b64f's grammar, judged blind in pairs: reported",
     "real_run44": "judged at e351051 (the final code), not tuned on: reported",
     "real_run45": "judged at 7337e92, then read for the game's name barred: reported",
-    "real_seventeenth1": "a seventeenth set of words, judged at 09a7f1d: reported",
+    "real_seventeenth1": "a seventeenth set of words, judged at 09a7f1d, then tuned on: reported",
+    "real_run46": "judged at 09a7f1d, not tuned on: reported",
 }
 
 
