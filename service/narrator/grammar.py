@@ -200,10 +200,9 @@ def continuation_grammar(
 ) -> SentenceGrammar:
     """The grammar of the sentence after a lead: no "you" or "player", nor a noun for the
     character (ROLES), nor the lead's words for the outcome, nor the prompt's word "sentence",
-    nor the character's name (its
-    words of three letters or more), nor the words ``unsaid`` bars for the outcome (unsaid.py:
-    those barred with a leading space at a word's start only), nor the name of the ``game``
-    (game_words)."""
+    nor the character's name (its words of three letters or more), nor the words ``unsaid``
+    bars for the outcome (unsaid.py: those barred with a leading space at a word's start only),
+    nor the name of the ``game`` (game_words)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
     return SentenceGrammar(

@@ -3702,41 +3702,12 @@ _SLEEPER = re.compile(
     r"[a-z-]+(?:'s)?)",
     re.IGNORECASE,
 )
-_NOT_A_SLEEPER = frozenset(
-    [
-        "barracks",
-        "camp",
-        "house",
-        "town",
-        "village",
-        "city",
-        "ship",
-        "inn",
-        "hall",
-        "castle",
-        "fort",
-        "tower",
-        "keep",
-        "harbour",
-        "harbor",
-        "port",
-        "manor",
-        "palace",
-        "street",
-        "streets",
-        "district",
-        "quarter",
-        "garrison",
-        "outpost",
-        "hold",
-        "deck",
-        "dock",
-        "docks",
-    ]
+_NOT_A_SLEEPER = _word_set(
+    "barracks camp house town village city ship inn hall castle fort tower keep harbour "
+    "harbor port manor palace street streets district quarter garrison outpost hold deck "
+    "dock docks"
 )
-_PREPOSITIONS = frozenset(
-    ["from", "on", "in", "at", "with", "and", "by", "beside", "near", "under"]
-)
+_PREPOSITIONS = _word_set("from on in at with and by beside near under")
 _BODY = (
     r"(?:eyes?|eyelids?|head|hands?|face|lips|mouth|ears?|body|fingers?|gaze|brow|nose|"
     r"expression|voice|arms?|chest)"
@@ -3751,70 +3722,18 @@ _KEEPS_SLEEPING = re.compile(
     r"slumber|sleeping|snoring|dozing|slumbering|peaceful|undisturbed|still)\b",
     re.IGNORECASE,
 )
-_NO_VERB = frozenset(
-    [
-        "and",
-        "of",
-        "who",
-        "which",
-        "that",
-        "in",
-        "on",
-        "at",
-        "with",
-        "by",
-        "to",
-        "as",
-        "from",
-        "has",
-        "have",
-        "had",
-        "nearby",
-        "beside",
-        "around",
-        "near",
-        "behind",
-        "inside",
-        "outside",
-        "there",
-        "here",
-        "it",
-        "its",
-        "his",
-        "her",
-        "their",
-        "the",
-        "a",
-        "an",
-        "is",
-        "are",
-        "was",
-        "were",
-        "seem",
-        "seems",
-        "remain",
-        "remains",
-    ]
+_AWAKE = re.compile(
+    r"(?:is|are|was|were)\s+(?:\w+ly\s+|now\s+|suddenly\s+)*(?:awake|alert|startled|aware|"
+    r"roused|up\b|on (?:his|her|their|its) feet)",
+    re.IGNORECASE,
 )
-_PAST_WAKING = frozenset(
-    [
-        "woke",
-        "rose",
-        "sat",
-        "stood",
-        "shot",
-        "flew",
-        "grew",
-        "began",
-        "froze",
-        "spun",
-        "leapt",
-        "saw",
-        "heard",
-        "felt",
-        "knew",
-        "caught",
-    ]
+_NO_VERB = _word_set(
+    "and of who which that in on at with by to as from has have had nearby beside around "
+    "near behind inside outside there here it its his her their the a an is are was were "
+    "seem seems remain remains"
+)
+_PAST_WAKING = _word_set(
+    "woke rose sat stood shot flew grew began froze spun leapt saw heard felt knew caught"
 )
 
 
@@ -3858,6 +3777,9 @@ def _sleeper_woken(words: str, action: str) -> list[re.Match[str]]:
         if m.group("owned") and not m.group("body"):
             continue  # "the guards' quarters": not the guards
         verb = m.group("verb").lower()
+        if _AWAKE.match(words, m.start("verb")):
+            found.append(m)  # "The sentry is suddenly alert"
+            continue
         if verb in _NO_VERB or _KEEPS_SLEEPING.match(words, m.start("verb")):
             continue
         # a verb, by its form: any word after a plural ("eyes flick"), after a singular one in

@@ -797,6 +797,8 @@ SLEEPERS = [
      "outcome"),  # the twelfth words
     (STORYTELLER_SUCCESS, "I creep past the dozing sentries",
      "A sentry opened one eye and grunted.", "outcome"),
+    (STORYTELLER_SUCCESS, "I creep past the dozing sentries",
+     "The sentries are suddenly alert, hands on their spears.", "outcome"),
     (STORYTELLER_SUCCESS, "I creep past the snoring watchmen",
      "The snoring watchmen are now asleep, and the door to the secret room is unlocked.",
      None),  # stop 28's trial
