@@ -4274,8 +4274,10 @@ def attempt_kinds(action: str | None) -> frozenset[str]:
         return frozenset()
     words = set(re.findall(r"[a-z]+", action.lower()))
     taking = bool(_TAKING.search(action))
+    # passing a sleeper is passing unseen, whatever the verb ("I tiptoe past the snoring ghouls")
+    asleep = bool(_ASLEEP.search(action)) and not _ROUSING.search(action)
     kinds = {
-        "unseen": bool(_UNSEEN.search(action)) or taking,
+        "unseen": bool(_UNSEEN.search(action)) or taking or asleep,
         "opening": bool(_BREAKING_IN.search(action))
         and not _KEEPING_SHUT.search(action)
         and not taking,

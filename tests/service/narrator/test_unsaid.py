@@ -52,6 +52,10 @@ def _allowed(action: str, dice: list[int], sentence: str) -> bool:
         ("I calm the storm", {"stopping"}),
         ("I try to convince the harbourmaster to let us dock", {"persuading"}),
         ("I beguile the curator into showing me the vault", {"persuading"}),
+        # passing a sleeper, whatever the verb (stop 28: "The hounds' eyes widen, and they slowly
+        # open" for "I tiptoe past the sleeping hounds"); not waking one
+        ("I tiptoe past the snoring ghouls", {"unseen"}),
+        ("I shake the sleeping sentry awake", set()),
         ("I leap to the deck", set()),
     ],
 )
@@ -139,6 +143,7 @@ def test_being_noticed_may_be_a_weak_hits_cost() -> None:
     # covert success may be told with
     assert _allowed("I sneak past the sleeping dragon", WEAK_HIT, "The dragon stirs and wakes.")
     assert not _allowed("I sneak past the sleeping dragon", STRONG_HIT, "The dragon wakes.")
+    assert not _allowed("I tiptoe past the snoring ghouls", STRONG_HIT, "The snoring ghouls wake.")
 
 
 def test_no_words_barred_where_the_kind_is_not_known_or_the_outcome_takes_no_side() -> None:
