@@ -188,6 +188,7 @@ REPORTED_ONLY = {
     "real_seventeenth1": "a seventeenth set of words, judged at 09a7f1d, then tuned on: reported",
     "real_run46": "judged at 09a7f1d, not tuned on: reported",
     "real_run47": "judged at 5cde36c (the final narration code), not tuned on: reported",
+    "real_run48": "judged at b5dc11c (the final code), not tuned on: reported",
 }
 
 
