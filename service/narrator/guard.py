@@ -3803,6 +3803,14 @@ _ROUSING = re.compile(
     r"captures|question|questions|interrogate|interrogates|call|calls|shout|shouts|yell|yells)\b",
     re.IGNORECASE,
 )
+
+
+def _passing_a_sleeper(action: str) -> bool:
+    """Whether the player's words pass or rob someone asleep, whatever the verb ("I tiptoe past
+    the snoring ghouls"), rather than wake or harm them."""
+    return bool(_ASLEEP.search(action)) and not _ROUSING.search(action)
+
+
 # ... and not where it is denied: "no one notices you", "without drawing attention"
 _DENIED_BEFORE = re.compile(
     r"\b(?:not|n't|never|no one|nobody|none|nothing|neither|nor|without|unable to|fails? to|"
@@ -4129,10 +4137,9 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
     if _UNSEEN.search(action) or _TAKING.search(action) or _HIDING.search(action):
         found += _not_denied(words, _ATTENTION.finditer(words))
-    if _ASLEEP.search(action) and not _ROUSING.search(action):
-        # whatever the verb of passing or robbing ("I tiptoe past the sleeping hounds" told "The
-        # hounds' eyes widen, and they slowly open", the seventeenth words), not of waking or
-        # harming them
+    if _passing_a_sleeper(action):
+        # "I tiptoe past the sleeping hounds" told "The hounds' eyes widen, and they slowly open"
+        # (the seventeenth words: "tiptoe" is no word of _UNSEEN)
         found += _not_denied(words, _WAKES.finditer(words))
         found += _not_denied(words, _sleeper_woken(words, action))
     return [_excerpt(words, m.start(), m.end()) for m in found]
@@ -4274,10 +4281,8 @@ def attempt_kinds(action: str | None) -> frozenset[str]:
         return frozenset()
     words = set(re.findall(r"[a-z]+", action.lower()))
     taking = bool(_TAKING.search(action))
-    # passing a sleeper is passing unseen, whatever the verb ("I tiptoe past the snoring ghouls")
-    asleep = bool(_ASLEEP.search(action)) and not _ROUSING.search(action)
     kinds = {
-        "unseen": bool(_UNSEEN.search(action)) or taking or asleep,
+        "unseen": bool(_UNSEEN.search(action)) or taking or _passing_a_sleeper(action),
         "opening": bool(_BREAKING_IN.search(action))
         and not _KEEPING_SHUT.search(action)
         and not taking,
