@@ -45,6 +45,7 @@ from service.terminal import (
     render_journal,
     render_outcome,
     render_proposal,
+    render_resolution,
     render_status,
     split_params,
     track_boxes,
@@ -164,6 +165,21 @@ def test_dice_are_shown_as_dice_with_their_marks() -> None:
     assert "[d10 7 rerolled]" in shown and "[d10 1 cancelled]" in shown
     assert "[d10 3 not kept]" in shown
     assert text_of(render_dice([die(15, 20, "d20")])).strip() == "[d20 15]"
+
+
+def test_the_row_a_move_rolled_on_its_price_table_is_shown() -> None:
+    # Elegy: "On a weak hit, you succeed, but not without a cost. Pay the Price." Chosen as
+    # "Roll on the list below", the d100's row is the price; played at stop 28, the terminal
+    # showed the d100 and not the row
+    from rules.registry import resolve_roll
+
+    params = {"move": "face_danger", "stat": "dexterity", "stat_value": 3, "pay_the_price": True}
+    roll = resolve_roll("elegy", "move", params, dice=[7, 2, 84]).model_dump(mode="json")
+    shown = text_of(render_resolution(roll))
+    assert "table:pay_the_price [d100 84]" in shown
+    assert "pay the price: You are stressed" in shown
+    table = resolve_roll("elegy", "table", {"table": "pay_the_price"}, dice=[84])
+    assert text_of(render_resolution(table.model_dump(mode="json"))).count("You are stressed") == 1
 
 
 def test_the_outcome_band_and_the_match() -> None:
