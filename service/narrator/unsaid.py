@@ -189,13 +189,14 @@ def unsaid_words(expect: Expectation) -> tuple[str, ...]:
     outcome's kinds and side, and the thing taken after a theft done well. (A weak hit reads as
     a success, save being noticed: "bells ringing on after a silencing at a cost" was labelled
     a contradiction, the thing stopped stays stopped.)"""
-    if outcome_side(expect) is None or not expect.action:
+    side = outcome_side(expect)
+    if side is None or not expect.action:
         return ()
     keys = outcome_keys(expect)
-    words: set[str] = set(_COMES_RIGHT) if outcome_side(expect) == "failure" else set()
+    words: set[str] = set(_COMES_RIGHT) if side == "failure" else set()
     for key in keys:
         words.update(UNSAID.get(key, ()))
     words.update(told_against_words(expect))
-    if outcome_side(expect) == "success" and ("unseen", "success") in keys:
+    if side == "success" and ("unseen", "success") in keys:
         words.update(taken_words(expect.action))
     return tuple(sorted(words))
