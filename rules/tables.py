@@ -7,6 +7,7 @@ through ``roll_table`` so a table has one behaviour.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pydantic import Field, model_validator
 
@@ -154,6 +155,12 @@ def roll_table(
         dice.extend(sub.dice)
         then.append(sub)
     return TableResult(table=table.id, value=value, row=row, dice=dice, then=then)
+
+
+def rolled_on(table: Table, result: TableResult) -> dict[str, Any]:
+    """A table a move rolled on, as the move's ``details["tables_rolled"]`` holds it: what the
+    narrator's brief, the terminal and the Iron Vault export read, whichever system rolled it."""
+    return {"table": table.id, "name": table.name, "roll": result.value, "results": result.texts()}
 
 
 def table_resolution(table: Table, result: TableResult) -> Resolution:

@@ -310,21 +310,16 @@ def render_resolution(resolution: dict[str, Any]) -> Group:
         parts.append(Text("result: " + "; ".join(map(str, rows)), style="cyan"))
     elif resolution.get("text"):
         parts.append(Text(str(resolution["text"]), style="italic"))
-    # a table a move rolled on (Elegy's Pay the Price list, on "Roll on the list below"): its dice
-    # are the move's, role "table:<id>", and its rows are in details under the table's id. Shown
-    # only as "table:pay_the_price [d100 84]", the player never read what the price was.
-    for table in _tables_rolled(resolution):
-        rolled = details.get(table)
-        if isinstance(rolled, list) and rolled:
-            label = table.replace("_", " ")
-            parts.append(Text(f"{label}: " + "; ".join(map(str, rolled)), style="cyan"))
+    # a table a move rolled on (Elegy's Pay the Price list, on "Roll on the list below"). Shown
+    # only as "table:pay_the_price [d100 84]", the player never read what the price was. A row
+    # the rule's text already carries (Sundered Isles appends its tables there) is not repeated.
+    told = str(resolution.get("text") or "")
+    for table in details.get("tables_rolled") or []:
+        rows = [str(r) for r in table.get("results", []) if str(r) not in told]
+        if rows:
+            label = str(table.get("name") or table.get("table", "table"))
+            parts.append(Text(f"{label}: " + "; ".join(rows), style="cyan"))
     return Group(*parts)
-
-
-def _tables_rolled(resolution: dict[str, Any]) -> list[str]:
-    """The ids of the tables whose dice are in a resolution, in the order rolled."""
-    roles = (str(die.get("role", "")) for die in resolution.get("dice", []))
-    return list(dict.fromkeys(r.removeprefix("table:") for r in roles if r.startswith("table:")))
 
 
 def render_choices(choice: dict[str, Any]) -> Text:

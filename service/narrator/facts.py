@@ -129,12 +129,22 @@ def resolution_brief(resolution: Resolution) -> str:
         lines.append(f'The rule\'s words for this outcome: "{resolution.text}"')
     if ch := changes(resolution):
         lines.append("State changes: " + "; ".join(ch))
-    rolled = resolution.details.get("tables_rolled")
-    if isinstance(rolled, list):
-        for table in rolled:
-            if isinstance(table, dict) and table.get("results"):
-                lines.append(f"{table.get('name', 'Table')}: " + "; ".join(table["results"]))
+    lines += rows_rolled(resolution)
     return "\n".join(lines)
+
+
+def rows_rolled(resolution: Resolution) -> list[str]:
+    """The rows of the tables a move rolled on ("Pay the Price: You are stressed"), those the
+    rule's text does not carry already (Sundered Isles appends them to it; Elegy does not)."""
+    told = resolution.text or ""
+    lines = []
+    for table in resolution.details.get("tables_rolled") or []:
+        if not isinstance(table, dict):
+            continue
+        rows = [str(row) for row in table.get("results", []) if str(row) not in told]
+        if rows:
+            lines.append(f"{table.get('name') or 'Table'}: " + "; ".join(rows))
+    return lines
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")

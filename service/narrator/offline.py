@@ -61,6 +61,7 @@ def narration(resolution: Resolution, action: str | None) -> str:
         parts.append(f"It is {m}.")
     if resolution.text:
         parts.append(f"The rule: {_quote(resolution.text)}")
+    parts += (f"{row}." for row in facts.rows_rolled(resolution))
     if ch := facts.changes(resolution):
         parts.append("State changes: " + "; ".join(ch) + ".")
     return " ".join(parts)

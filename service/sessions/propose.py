@@ -46,9 +46,16 @@ def _move_index(system_id: str) -> KeywordIndex:
     return KeywordIndex([m.id for m in moves], [f"{m.name}. {m.trigger}" for m in moves])
 
 
+# A word in -ing after a determiner describes the thing named next ("I slip past the sleeping
+# gravedigger"), not what the player does: read as a cue, it proposed Rest (played at stop 28).
+_DESCRIBING = re.compile(
+    r"\b(?:the|a|an|his|her|its|their|that|this|these|those)\s+\w+ing\b", re.IGNORECASE
+)
+
+
 def _cue_hits(words: str, cues: list[str]) -> int:
     """How many cues the words hold: a one-word cue by its stem, a phrase as written."""
-    said = set(tokenize(words))
+    said = set(tokenize(_DESCRIBING.sub(" ", words)))
     lowered = f" {' '.join(words.lower().split())} "
     return sum(
         (f" {cue} " in lowered) if " " in cue else bool(set(tokenize(cue)) & said) for cue in cues

@@ -128,3 +128,15 @@ def test_track_status_and_progress_name_their_track_as_a_property() -> None:
     assert next(n for n in children if n.name == "progress-roll").props["name"] == "Find her"
     track = next(n for n in children if n.name == "track")
     assert track.args == [] and dict(track.props) == {"name": "Find her", "status": "completed"}
+
+
+def test_the_price_an_elegy_move_rolled_is_an_oracle_node() -> None:
+    # Elegy: "On a weak hit, you succeed, but not without a cost. Pay the Price." Rolled on the
+    # list, the price was kept only under details["pay_the_price"] and the export, reading
+    # details["tables_rolled"] as Sundered Isles records it, dropped it.
+    params = {"move": "face_danger", "stat": "dexterity", "stat_value": 3, "pay_the_price": True}
+    turn = _turn("elegy", "move", params, [7, 2, 84])
+    oracles = [n for n in _children("elegy", turn) if n.name == "oracle"]
+    assert [(o.props["name"], o.props["roll"], o.props["result"]) for o in oracles] == [
+        ("Pay the Price", 84, "You are stressed")
+    ]

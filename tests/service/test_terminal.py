@@ -177,7 +177,7 @@ def test_the_row_a_move_rolled_on_its_price_table_is_shown() -> None:
     roll = resolve_roll("elegy", "move", params, dice=[7, 2, 84]).model_dump(mode="json")
     shown = text_of(render_resolution(roll))
     assert "table:pay_the_price [d100 84]" in shown
-    assert "pay the price: You are stressed" in shown
+    assert "Pay the Price: You are stressed" in shown
     table = resolve_roll("elegy", "table", {"table": "pay_the_price"}, dice=[84])
     assert text_of(render_resolution(table.model_dump(mode="json"))).count("You are stressed") == 1
 
@@ -650,6 +650,19 @@ def test_words_no_move_fits_say_so_and_a_question_asks_the_oracle(database: Data
     question = offline_proposal(system, "Is the harbour guarded?")
     assert question.move == "ask_the_oracle" and "ask the oracle" in question.why
     assert offline_proposal(get_system("go_forth"), "Is the door locked?").kind == "oracle"
+
+
+def test_a_word_describing_someone_else_is_not_the_players_move() -> None:
+    # Elegy's Rest: "When you rest ..." is the player's act; in "I slip past the sleeping
+    # gravedigger" the gravedigger sleeps, and the player attempts something risky (Face Danger:
+    # "When you attempt something risky or react to an imminent threat"). Played at stop 28,
+    # the offline proposal was Rest.
+    from service.sessions.propose import offline_proposal
+
+    elegy = get_system("elegy")
+    assert offline_proposal(elegy, "I slip past the sleeping gravedigger").move == "face_danger"
+    assert offline_proposal(elegy, "I sleep in the crypt until dusk").move == "rest"
+    assert offline_proposal(elegy, "I take a rest by the fire").move == "rest"
 
 
 def test_the_first_ctrl_c_leaves(tmp_path: Path) -> None:

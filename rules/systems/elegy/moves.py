@@ -25,7 +25,7 @@ from rules.systems.elegy.mechanics import (
     roll_conclusion,
 )
 from rules.systems.elegy.params import MoveParams
-from rules.tables import roll_table
+from rules.tables import roll_table, rolled_on
 
 MOVES: dict[str, Move] = {m.id: m for m in load_moves("elegy")}
 TABLES = load_tables("elegy")
@@ -139,6 +139,18 @@ def _roll_on(table_id: str, source: DiceSource, dice: list[Die]) -> list[str]:
     return result.texts()
 
 
+def _roll_on_for_move(
+    table_id: str, source: DiceSource, dice: list[Die], details: dict[str, Any]
+) -> None:
+    """A table a rolled move sends you to (Pay the Price, the ritual's miss, an Endure table):
+    its rows under the table's id, and in ``tables_rolled`` as every system records them, so
+    the narrator's brief and the Iron Vault export carry the price (they read only that)."""
+    result = roll_table(TABLES[table_id], source, TABLES)
+    dice.extend(result.dice)
+    details[table_id] = result.texts()
+    details.setdefault("tables_rolled", []).append(rolled_on(TABLES[table_id], result))
+
+
 def _pay_the_price(
     text: str | None,
     params: MoveParams,
@@ -150,7 +162,7 @@ def _pay_the_price(
     prompted = priced and bool(text) and "pay the price" in (text or "").lower()
     details["pays_the_price"] = prompted
     if prompted and params.pay_the_price:
-        details["pay_the_price"] = _roll_on("pay_the_price", source, dice)
+        _roll_on_for_move("pay_the_price", source, dice, details)
 
 
 def chosen(params: MoveParams, band: str) -> str | None:
@@ -267,7 +279,7 @@ def _action_move(move: Move, params: MoveParams, source: DiceSource) -> Resoluti
         _choose(changes, move, band, params, details)
     dice = list(outcome.roll.dice)
     if move.id == "perform_ritual" and band == "miss":
-        details["ritual_miss"] = _roll_on("ritual_miss", source, dice)
+        _roll_on_for_move("ritual_miss", source, dice, details)
     if meter is not None and band == "miss" and at_zero:
         first, second, _ = CHAINS[meter]
         if first not in params.impacts or second not in params.impacts:
@@ -276,7 +288,7 @@ def _action_move(move: Move, params: MoveParams, source: DiceSource) -> Resoluti
             details["impact"] = step
         else:
             rulings.append("endure_table_when_both_marked")
-            details[move.id] = _roll_on(move.tables[0], source, dice)
+            _roll_on_for_move(move.tables[0], source, dice, details)  # its id is the move's
     priced = (move.id, band, chosen(params, band)) not in o.NO_PRICE
     _pay_the_price(text, params, source, dice, details, priced)
     if changes.setback:

@@ -40,7 +40,7 @@ from rules.systems.sundered_isles.outcomes import (
     progress_changes,
     recommits,
 )
-from rules.tables import roll_table, table_resolution
+from rules.tables import roll_table, rolled_on
 
 SYSTEM_ID = "sundered_isles"
 MOVES: dict[str, Move] = {m.id: m for m in load_moves(SYSTEM_ID)}
@@ -238,12 +238,10 @@ def roll_named_tables(
     results: list[dict[str, Any]] = []
     texts: list[str] = []
     for table_id in to_roll:
-        rolled = table_resolution(TABLES[table_id], roll_table(TABLES[table_id], source, TABLES))
-        dice += rolled.dice
-        results.append(
-            {"table": table_id, "roll": rolled.scores["roll"], "results": rolled.details["results"]}
-        )
-        texts.append(f"{TABLES[table_id].name}: {rolled.text}")
+        result = roll_table(TABLES[table_id], source, TABLES)
+        dice += result.dice
+        results.append(rolled_on(TABLES[table_id], result))
+        texts.append(f"{TABLES[table_id].name}: {'; '.join(result.texts())}")
     return dice, results, texts
 
 

@@ -55,3 +55,19 @@ def test_offline_narration_is_deterministic_and_tells_the_rules_text() -> None:
     assert first == offline.narration(resolution, "I leap the gap")
     # Face Danger: "On a strong hit, you are successful. Take +1 momentum."
     assert "you are successful" in first.lower() and "+1 momentum" in first
+
+
+def test_every_elegy_price_row_is_told_and_passes_the_guard() -> None:
+    # Elegy's Face Danger: "On a weak hit, you succeed, but not without a cost. Pay the Price."
+    # The row rolled on the list is the cost: told offline (the fallback the player reads when
+    # a model's reply is refused) and passed by the guard, for each of the list's rows.
+    table = get_system("elegy").tables["pay_the_price"]
+    params = {"move": "face_danger", "stat": "dexterity", "stat_value": 3, "pay_the_price": True}
+    for row in table.rows:
+        dice = [7, 2, row.low] + ([1, 50] if row.roll_twice else [])
+        resolution = resolve_roll("elegy", "move", params, dice=dice)
+        text = offline.narration(resolution, "I climb the wall")
+        for told in resolution.details["tables_rolled"][0]["results"]:
+            assert told in text
+        report = check_narration(text, expectation_from(resolution))
+        assert report.passed, (row.text, report.reason())

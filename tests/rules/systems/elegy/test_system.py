@@ -387,6 +387,16 @@ def test_face_danger_pays_the_price_on_the_table() -> None:
         [1, 9, 70],
     )
     assert res.outcome == "weak_hit" and res.details["pay_the_price"] == ["You waste blood"]
+    # ... and recorded as every system records a table a move rolled on, for the narrator's
+    # brief and the Iron Vault export
+    assert res.details["tables_rolled"] == [
+        {
+            "table": "pay_the_price",
+            "name": "Pay the Price",
+            "roll": 70,
+            "results": ["You waste blood"],
+        }
+    ]
     assert changes(
         roll("move", {"move": "face_danger", "stat": "heart", "stat_value": 2}, [1, 1])
     ) == [("focus", 1, None)]
