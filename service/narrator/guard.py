@@ -1158,7 +1158,9 @@ _EVENT_HARM = (
     # "you find yourself trapped between the mast and the rigging" on a strong hit (stop 24's
     # prompt trials)
     r"\b(?:find|finds|found) (?:yourself|{c}|himself|herself) (?:\w+ )?(?:trapped|cornered|"
-    r"surrounded|stuck|pinned|outnumbered)\b|"
+    # ("As the world around them begins to change, they find themselves caught in a web of
+    # secrets and deception" on a hack done well, runs 40 and 48)
+    r"surrounded|stuck|pinned|outnumbered|caught (?:up )?in|ensnared|entangled)\b|"
     r"\b(?:sens|notic|spott|detect)\w* (?:your|(?:{c})'s) presence\b|"
     # "The ghoul, now aware of your presence, decides to retreat" on a shadowing success (run 25)
     r"\b(?:aware|conscious|wary) of (?:your|(?:{c})'s) (?:presence|approach)\b|"
@@ -4145,9 +4147,72 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
     return [_excerpt(words, m.start(), m.end()) for m in found]
 
 
+# "They" for the one the lead calls "you". The grammar keeps "you" out of the model's sentence,
+# and told "show how the world gives way to you", the model wrote of the character in the plural:
+# "You hack the security terminal, and it works. As the world around them shifts, they find
+# themselves in a new place where their actions have consequences" (runs 40 to 48, 5 of the 13
+# replies to that request, each shown). With no one else in the sentences the pronoun can stand
+# for, it is read as "you", as a labeller reads it (the ruling "they/them with no one else named
+# is the character"). Anyone else can: a person's or a plural noun, a possessive ("the jailer's
+# eyes ... they realize"), a name, any thing named but the scene's own nouns below.
+_THEY = re.compile(r"\b(?:they|them|their|themselves|theirs)\b")
+_AS_YOU = {"they": "you", "them": "you", "their": "your", "themselves": "yourself", "theirs": "yours"}
+_SCENE_NOUNS = _word_set(
+    "world air room place area scene atmosphere sky ground landscape night darkness dark silence "
+    "wind light lights shadows fog mist rain storm sea water sun moon stars horizon city town "
+    "street streets market hall chamber corridor path road way situation moment tension mood "
+    "space surroundings environment ledge"
+)
+_PERSON_OR_MANY = re.compile(
+    _PERSON_NOUN.pattern.replace("|him|them)", ")")
+    + r"|\b(?:the|these|those|their|his|her|its|some|many|several|all|both|two|three|four|few|of)"
+    r"\s+(?P<between>(?:[a-z'-]+\s+){0,2}?)(?P<many>[a-z-]{2,}[^sui\W']s)'?(?=\W|$)"
+)
+_MANY_PEOPLE = re.compile(
+    r"\b(?:people|persons|creatures|everyone|everybody|others|folk|folks|crowd|onlookers|"
+    r"bystanders|passers-by|both)\b"
+)
+_NAMED_THING = re.compile(r"\b(?:the|a|an|this|that)\s+([a-z-]+)(?:\s+([a-z-]+))?")
+
+
+def _another_for_they(before: str, action: str) -> bool:
+    """Whether anyone but the character is named in the words before a "they" (or among the
+    people or things in the plural the player's words name)."""
+    low = before.lower()
+    for m in _PERSON_OR_MANY.finditer(low):
+        if not m.group("many"):
+            return True
+        # not a scene noun's verb: "As the world begins to change around them"
+        if m.group("many") not in _SCENE_NOUNS and not _SCENE_NOUNS & set(m["between"].split()):
+            return True
+    if _PERSON_OR_MANY.search(action.lower()) or _MANY_PEOPLE.search(low):
+        return True  # ("people and creatures alike find themselves caught", blind1a)
+    if any(w not in _SCENE_NOUNS for w in re.findall(r"\b([a-z]+)'s\b", low)):
+        return True  # a possessor: "The harbour pilot's eyes widen as they realize"
+    if re.search(r"[a-z,] [A-Z][a-z]+", before):
+        return True  # a name: "As the Tremere approach the market, they feel"
+    return any(
+        first not in _SCENE_NOUNS and second not in _SCENE_NOUNS
+        for first, second in _NAMED_THING.findall(low)
+    )
+
+
+def _they_as_you(words: str, action: str | None) -> str:
+    """The model's words with a "they" that can only be the character turned to "you"; as
+    written when the first "they" can stand for anyone else."""
+    out, last = [], 0
+    for m in _THEY.finditer(words):
+        if _another_for_they(words[: m.start()], action or ""):
+            return words
+        out += [words[last : m.start()], _AS_YOU[m.group()]]
+        last = m.end()
+    return "".join(out) + words[last:] if out else words
+
+
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
 ) -> list[GuardCheck]:
+    words = _they_as_you(words, expect.action)
     acts, befalls = _continuation_acts(words, expect)
     # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
     # "events alone decide only where nothing in the narration tells the success"). The model's

@@ -849,7 +849,38 @@ def test_a_row_that_wounds_is_never_told_as_no_one_hurt() -> None:
     assert check_narration(told, expect).passed
 
 
-@pytest.mark.parametrize(("roll", "action", "words", "flagged"), [*SEEN, *GRAMMAR_WORDS, *SLEEPERS])
+# "They" for the one the lead calls "you": the grammar keeps "you" out, and the model wrote of the
+# character in the plural, "As the world around them shifts, they find themselves ..." (6 of
+# the labelled replies to "I hack the security terminal", each shown). Storyteller: "Every die a
+# player rolls that comes up equal to or greater than the difficulty, is a success." With anyone
+# else before it for "they" to stand for, it is not the character.
+THEY_AS_YOU = [
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "As the world around them starts to change, they begin to wonder what secrets they have "
+     "uncovered.", "player_agency"),  # run 43
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "As the world begins to change around them, they find themselves caught in a web of secrets "
+     "and deception.", "outcome"),  # run 48
+    (STRONG_FACE_DANGER, "I pick the lock of the rusted strongbox",
+     "As the room falls quiet around them, they find themselves caught in a web of lies.",
+     "outcome"),  # written: other words, the same reading
+    (STORYTELLER_SUCCESS, "I hack the security terminal",
+     "As the world begins to shift, people and creatures alike find themselves caught in a web "
+     "of confusion and uncertainty.", None),  # resent (real_blind1a)
+    (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
+     "As the ledge tilts further, causing a sudden drop and a loud crash, the air around them "
+     "becomes thick with dust and debris.", None),  # run 48: no act, no feeling
+    (STORYTELLER_SUCCESS, "I track the goblins through the marsh",
+     "As the goblins emerge from their hiding places, they are immediately confronted by the "
+     "sudden change in the landscape.", None),  # run 48
+    (STRONG_FACE_DANGER, "I ask the harbour pilot about the wrecked sloop",
+     "The harbour pilot's eyes widen as they realize the scale of the damage.", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("roll", "action", "words", "flagged"), [*SEEN, *GRAMMAR_WORDS, *SLEEPERS, *THEY_AS_YOU]
+)
 def test_what_this_sessions_runs_showed(
     roll: tuple,  # type: ignore[type-arg]
     action: str,
