@@ -1548,12 +1548,15 @@ _BURSTS = re.compile(
     # "As the puzzle box creaks open" (a failure at opening it), "As the lock clatters to the
     # ground" (a failed pick)
     r"creaks? open|creaked open|springs? open|sprang open|pops? open|popped open|"
-    # ("The lock was too tight, and it took a long time to break", a failed pick, run 35)
-    r"took (?:\w+ ){0,3}to (?:break|open|give way|give|budge|yield|turn|unlock|come off)|"
+    # ("The lock was too tight, and it took a long time to break", a failed pick, run 35; "it
+    # took a lot of force to turn", run 41)
+    r"took (?:\w+ ){0,4}to (?:break|open|give way|give|budge|yield|turn|unlock|come off)|"
     # ("As the warehouse door continues to fall", a failure at breaking it down)
     r"(?:continues?|continued|begins?|began|starts?|started) to fall|falls? (?:in|inwards?)|"
     r"fell (?:in|inwards?)|"
-    r"(?:clatters?|clattered|drops?|dropped) (?:off|away|to the (?:ground|floor)))\b",
+    # ("the lock clunks to the ground with a dull thud", a failed pick, run 43)
+    r"(?:clatters?|clattered|clunks?|clunked|drops?|dropped) (?:off|away|to the (?:ground|floor)))"
+    r"\b",
     re.IGNORECASE,
 )
 # ... or seen open: "a faint breeze whispers through the open door" on a failed pick (resent run
@@ -2223,6 +2226,13 @@ def _heart(character: str | None) -> re.Pattern[str]:
         # the next act set as the only one: "You find yourself trapped in a narrow passage, your
         # only escape being to swim down into the depths" (run 21)
         rf"\b{whose} only (?:option|choice|way out|hope|chance|escape) (?:being|is|was|left is) to\b|"
+        # ... told of no one, the grammar keeping "your" out: "As the ledge tilts, causing a
+        # sudden drop, the only option is to jump off", "the only way to maintain balance is by
+        # jumping off" (a failed balance, runs 43 and 44). (Not a way in, "the only way to get in
+        # is through a secret door", nor what the way was, "the only way to climb it was by
+        # breaking it": grammar1, eighth words.)
+        r"\bthe only (?:option|choice)(?: left)? (?:is|remains) to\b|"
+        r"\bthe only way to [^.!?\n]{1,30}? is by \w+ing\b|"
         # "The wolf roars menacingly, sending you back to try again" (run 17): a new attempt
         # (these three read from one "you": one scan from each, not three)
         rf"\b{who}\b[^.!?\n]{{0,40}}?\b(?:(?:to |and )?(?:try|tries|tried|attempt|attempts) "
@@ -4156,7 +4166,13 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
 # is the character"). Anyone else can: a person's or a plural noun, a possessive ("the jailer's
 # eyes ... they realize"), a name, any thing named but the scene's own nouns below.
 _THEY = re.compile(r"\b(?:they|them|their|themselves|theirs)\b")
-_AS_YOU = {"they": "you", "them": "you", "their": "your", "themselves": "yourself", "theirs": "yours"}
+_AS_YOU = {
+    "they": "you",
+    "them": "you",
+    "their": "your",
+    "themselves": "yourself",
+    "theirs": "yours",
+}
 _SCENE_NOUNS = _word_set(
     "world air room place area scene atmosphere sky ground landscape night darkness dark silence "
     "wind light lights shadows fog mist rain storm sea water sun moon stars horizon city town "

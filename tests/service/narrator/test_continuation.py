@@ -683,6 +683,24 @@ GRAMMAR_WORDS = [
      "The dwarf folds his arms, and neither of them gives in.", None),
     (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
      "The lock was too tight, and it took a long time to break.", "outcome"),
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "The lock was too tight, and it took a lot of force to turn.", "outcome"),  # run 41
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "As the door crows loudly, the lock clunks to the ground with a dull thud.",
+     "outcome"),  # run 43
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "The lock was too tight, and it wouldn't budge.", None),  # run 48
+    # the next act set as the only one, told of no one (the grammar keeping "your" out); roll-
+    # under: "If the result is less than your character's Ability score, the Action succeeds.
+    # Otherwise, it fails."
+    (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
+     "As the ledge tilts, causing a sudden drop, the only option is to jump off.",
+     "player_agency"),  # run 43
+    (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
+     "The ledge is unstable, and the only way to maintain balance is by jumping off.",
+     "player_agency"),  # run 44
+    (ROLL_UNDER_FAILURE, "I force the cellar door",
+     "The cellar door is locked, and the only way in is through a secret door.", None),
     (STORYTELLER_SUCCESS, "I shadow the ghoul through the market",
      "The ghoul, sensing the shadowy presence of its shadowy companion, begins to retreat.",
      "outcome"),
