@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``seventeenth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``eighteenth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -723,8 +723,48 @@ SEVENTEENTH_ACTIONS: list[str] = [
     "I tiptoe past the sleeping hounds",
     "I cross the frozen pond in the dark",
 ]
+# ... and an eighteenth (``--actions eighteenth``), written for stop 29's final measure, slot for
+# slot like the seventeenth
+EIGHTEENTH_ACTIONS: list[str] = [
+    "I vault from the quay onto the barge's roof",
+    "I grip the yardarm as the gale strikes",
+    "I scull the skiff ahead of the squall line",
+    "I thread the caravel through the shoals at dusk",
+    "I watch the wreckers' bonfire from the dunes",
+    "I lie under the tarpaulin to hear the mate's orders",
+    "I ask the ferryman about the drowned pilgrim",
+    "I sweet-talk the toll keeper into waving us through",
+    "I lever the lid off the sealed cask",
+    "I win over the cardinal's secretary at the feast",
+    "I persuade the turnkey to hand over the ledger",
+    "I ease the signet from the slumbering bishop's hand",
+    "I shove the cutpurse into the canal",
+    "I call on the blood to calm the horses",
+    "I scale the broken belfry to the bell",
+    "I comb the library for the forbidden map",
+    "I drive my spear into the ghast's chest",
+    "I loose an arrow at the escaping thief",
+    "I race the courier to the bridge",
+    "I shadow the Malkavian through the asylum",
+    "I open the lock on the Seneschal's strongbox",
+    "I leap the ravine to the far side",
+    "I face down the rival Gangrel",
+    "I roll clear of the falling beam",
+    "I wedge the door shut against the wights",
+    "I cut at the bugbear with my falchion",
+    "I grapple the poacher for the snare",
+    "Kell reassures the seasick pilgrims",
+    "I take the map from the sleeping cartographer's desk",
+    "I nock an arrow as the boars charge the camp",
+    "I scale the trellis to the tower window",
+    "I track the elk through the heather",
+    "I bargain with the cooper over the barrels",
+    "I steal past the dozing sentries",
+    "I walk the frozen rampart in the wind",
+]
 assert (
     len(NARRATE)
+    == len(EIGHTEENTH_ACTIONS)
     == len(SEVENTEENTH_ACTIONS)
     == len(SIXTEENTH_ACTIONS)
     == len(FIFTEENTH_ACTIONS)
@@ -760,6 +800,7 @@ OTHER_WORDS = {
     "fifteenth": FIFTEENTH_ACTIONS,
     "sixteenth": SIXTEENTH_ACTIONS,
     "seventeenth": SEVENTEENTH_ACTIONS,
+    "eighteenth": EIGHTEENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [

@@ -219,5 +219,5 @@ def narration_plan(
 
     return NarrationPlan(
         prompt=continued, lead=lead, most_sentences=MOST_SENTENCES,
-        grammar=continuation_gbnf(character, unsaid_words(expect), system_name),
+        grammar=continuation_gbnf(character, unsaid_words(expect), system_name, act),
     )  # fmt: skip

@@ -33,6 +33,7 @@ from service.narrator.grammar import (
     WRITTEN,
     SentenceGrammar,
     continuation_grammar,
+    doer_words,
 )
 from service.narrator.guard import expectation_from
 from service.narrator.lead import narration_plan
@@ -93,6 +94,23 @@ def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
         "mara",
         "vell",
     )
+
+
+def test_the_one_who_does_the_attempt_is_never_named_by_it() -> None:
+    # runs 44 and 49, a haggle tied: "The dwarf looks at the price and shakes his head, while
+    # the haggler sighs in frustration" (the character, named by the player's verb, made to feel)
+    haggle = continuation_grammar("Kell", attempt="haggle with the dwarf over the price")
+    assert not haggle.accepts("The dwarf shakes his head, while the haggler sighs in frustration.")
+    assert not haggle.accepts("The dwarf eyes the hagglers.")
+    assert haggle.accepts("The dwarf folds his arms and haggles on.")
+    assert not continuation_grammar("Kell", attempt="swim for the wreck").accepts(
+        "The current drags the swimmer under."
+    )
+    assert not continuation_grammar("Kell", attempt="filch the purse").accepts(
+        "The merchant never sees the thief."
+    )
+    assert doer_words("track the goblins") == (" tracker",)
+    assert doer_words(None) == () and doer_words("a") == ()
 
 
 def test_the_prompts_word_for_its_ask_is_never_written() -> None:
@@ -277,7 +295,10 @@ def test_a_lead_brings_the_grammar_and_a_whole_narration_none() -> None:
         system_name="Sundered Isles", character="Kell", action="I leap to the deck",
         resolution=hit, expect=expect, context="",
     )  # fmt: skip
-    assert plan.lead and plan.grammar == continuation_grammar("Kell").gbnf()
+    assert (
+        plan.lead
+        and plan.grammar == continuation_grammar("Kell", attempt="leap to the deck").gbnf()
+    )
     table = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, seed=1)
     told = narration_plan(
         system_name="Sundered Isles", character="Kell", action=None, resolution=table,
@@ -346,7 +367,9 @@ def test_narrate_sends_the_continuation_grammar_to_a_llama_cpp_server(tmp_path: 
         route = mock.post(CHAT_URL).mock(return_value=completion("The far roof holds."))
         r = client.post("/v1/narrate", json={**body, "character": "Kell"})
         assert r.json()["narration"] == "You leap the gap, and it works. The far roof holds."
-        assert sent(route.calls.last.request)["grammar"] == continuation_grammar("Kell").gbnf()
+        grammar = sent(route.calls.last.request)["grammar"]
+    assert grammar == continuation_grammar("Kell", attempt="leap the gap").gbnf()
+    assert " leaper" in continuation_grammar("Kell", attempt="leap the gap").banned
 
 
 def test_a_spark_sends_the_continuation_grammar_too(tmp_path: Path) -> None:
