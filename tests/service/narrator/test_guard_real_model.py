@@ -189,6 +189,8 @@ REPORTED_ONLY = {
     "real_run46": "judged at 09a7f1d, not tuned on: reported",
     "real_run47": "judged at 5cde36c (the final narration code), not tuned on: reported",
     "real_run48": "judged at b5dc11c (the final code), not tuned on: reported",
+    "real_run49": "judged at fa38856, then read for the doer barred ('the haggler'): reported",
+    "real_eighteenth1": "an eighteenth set of words, judged at fa38856: reported",
 }
 
 
