@@ -4071,6 +4071,74 @@ _GIVES_GROUND = re.compile(
     r"(?:suddenly|abruptly) (?:stops?|stopped|halts?|halted))\b",
     re.IGNORECASE,
 )
+# A race lost, told as the rival held up, whatever befell them: "The smuggler's ship capsizes"
+# (the seventeenth words), "As the courier's vehicle skids and rolls down a steep hill" (the
+# eighteenth), "The ferryman's boy ... accidentally hits a tree", "The knight ... suddenly realized
+# that he had forgotten his armor", "The messenger ... instead encountered a dangerous storm"
+# (a word list chased these, one new verb a run). Read as the sleeper is (_sleeper_woken): the
+# rival, named in the player's words ("I race the courier to the bridge"), or the rival's horse,
+# ship or wheels, may only do what the winner of a race does: keep going, get there, wait, gloat.
+# Weather raced (the storm, the tide) is no rival; a pursuer outrun is no race to a goal.
+_RACED = re.compile(
+    r"\b(?:race|races|outpace|outpaces|beat|beats)\b (?:the |a |an )?"
+    r"(?P<rival>(?:[a-z]+'s )?(?:[a-z]+ )?[a-z]{3,}) to\b",
+    re.IGNORECASE,
+)
+_NO_RIVAL = _word_set(
+    "storm tide squall fog sun dawn night dusk flood fire wave waves wind rain dark darkness "
+    "mist current"
+)
+_WINNER_DOES = _word_set(
+    """reach reaches reached arrive arrives arrived get gets got win wins won pull pulls pulled
+    outpace outpaces overtake overtakes overtook pass passes passed leave leaves left cross
+    crosses crossed race races raced surge surges speed speeds sped dash dashes dashed sprint
+    sprints sprinted run runs ran ride rides rode gallop gallops galloped sail sails sailed row
+    rows rowed slip slips slipped approach approaches approached appear appears appeared wait
+    waits waited waiting stand stands stood smile smiles smiled grin grins grinned laugh laughs
+    laughed cheer cheers cheered wave waves waved look looks looked glance glances glanced take
+    takes took claim claims claimed seize seizes seized grab grabs grabbed near nears neared
+    draw draws drew make makes made close closes closed charge charges charged push pushes
+    pushed press presses pressed keep keeps kept continue continues continued already first
+    ahead there closer thunder thunders thundered hurtle hurtles hurtled barrel barrels barrelled
+    barreled storm storms stormed fly flies flew stride strides strode burst bursts come comes
+    came go goes went head heads headed move moves moved hurry hurries hurried rush rushes
+    rushed plunge plunges plunged leap leaps leapt leaped jump jumps jumped climb climbs climbed
+    swim swims swam drive drives drove steer steers steered"""
+)
+# ... or, whatever the verb, said to be ahead: "thunders through the gate first"
+_AHEAD = re.compile(r"\b(?:first|ahead|before (?:you|them|anyone)|already|wins?|won)\b")
+# (what stands between the rival and the verb: an adverb, an auxiliary; "instead" is read past,
+# the verb after it told what befell them)
+_BEFORE_THE_VERB = _word_set(
+    "suddenly quickly now then finally easily swiftly just still also instead soon already is "
+    "are was were has have had been"
+)
+_NOT_A_VERB_HERE = _word_set("and who which that to of with as in on at")
+
+
+def _rival_held_up(words: str, action: str | None) -> list[str]:
+    """On a race lost: where the rival (or the rival's mount, ship, wheels) does anything but
+    what the race's winner does."""
+    raced = _RACED.search(action or "")
+    if not raced or (rival := raced["rival"].lower().split()[-1]) in _NO_RIVAL:
+        return []
+    found = []
+    low = words.lower()
+    for m in re.finditer(rf"\b{re.escape(rival)}(?:'s [a-z]+)?\b", low):
+        # past a clause about them: "The knight, who was expecting to win the race, instead ..."
+        rest = re.sub(r"^,[^,.;!?]*,", "", low[m.end() :])
+        tokens = re.findall(r"[a-z']+|[^\sa-z']", rest)[:8]
+        verb = next((t for t in tokens if t not in _BEFORE_THE_VERB), "")
+        clause = re.split(r"[,.;!?]", rest, maxsplit=1)[0]
+        if (
+            re.match(r"[a-z]", verb)
+            and verb not in _WINNER_DOES | _NOT_A_VERB_HERE
+            and not _AHEAD.search(clause)
+        ):
+            found.append(_excerpt(words, m.start(), m.end() + 40))
+    return found
+
+
 # A tie told as one side giving in: "You haggle with the dwarf over the price, but neither side
 # wins out. The dwarf's eyes widen as he realizes he can't win, and he sighs in defeat" (run 35;
 # the ninth words' fishmonger "realizes the only way to win is to give up")
@@ -4284,6 +4352,8 @@ def _with_continuation(
             _excerpt(words, m.start(), m.end())
             for m in _not_denied(words, _GIVES_GROUND.finditer(words))
         ]
+    if expect.polarity == "failure":
+        given_ground += _rival_held_up(words, expect.action)
     if expect.polarity == "success" and (missing := _not_found(expect.action or "")):
         undone += [
             _excerpt(words, m.start(), m.end()) for m in _not_denied(words, missing.finditer(words))
@@ -4294,7 +4364,7 @@ def _with_continuation(
          noticed),
         ("a success told as the world turned against you", against),
         ("a success at a cost told as the attempt undone", undone),
-        ("a contest lost told as the other side giving way", given_ground),
+        ("a contest lost told as the other side giving way or held up", given_ground),
         ("a tie told as one side giving in", given_in),
         ("the other side told, in words such an attempt's outcome was told against in",
          _told_against(words, expect)),

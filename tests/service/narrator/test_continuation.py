@@ -896,8 +896,35 @@ THEY_AS_YOU = [
 ]  # fmt: skip
 
 
+# A race lost, told as the rival held up by whatever befell them (each a real reply the guard
+# let through before); the rival doing what the winner does is the loss told rightly. Go Forth's
+# check: "Binary. Can you do it or not? Roll d20 trying to beat the Target Number."
+RIVALS_HELD_UP = [
+    (GO_FORTH_FAILURE, "I race the smuggler to the boathouse",
+     "The smuggler's ship capsizes, and the boathouse is flooded with water.",
+     "outcome"),  # the seventeenth words
+    (GO_FORTH_FAILURE, "I race the courier to the bridge",
+     "As the courier's vehicle skids and rolls down a steep hill, the bridge collapses in front "
+     "of them.", "outcome"),  # the eighteenth words
+    (GO_FORTH_FAILURE, "I race the ferryman's boy to the chapel bell",
+     "The ferryman's boy, who was eager to win the race, accidentally hits a tree while trying "
+     "to cross the bridge.", "outcome"),  # the twelfth words
+    (GO_FORTH_FAILURE, "I race the messenger to the ford",
+     "The messenger, who was supposed to deliver the important message quickly and safely, "
+     "instead encountered a dangerous storm.", "outcome"),  # resent (real_blind1b)
+    (GO_FORTH_FAILURE, "I race the courier to the ferry landing",
+     "The courier, who had been waiting for hours, suddenly appears in front of the ferry.",
+     None),  # run 39
+    (GO_FORTH_FAILURE, "I race the bandit to the fallen sword",
+     "The bandit grabs the sword and grins.", None),
+    (GO_FORTH_FAILURE, "I race the storm to the harbour mouth",
+     "The storm is raging, and the water is rising rapidly.", None),  # no rival: weather
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    ("roll", "action", "words", "flagged"), [*SEEN, *GRAMMAR_WORDS, *SLEEPERS, *THEY_AS_YOU]
+    ("roll", "action", "words", "flagged"),
+    [*SEEN, *GRAMMAR_WORDS, *SLEEPERS, *THEY_AS_YOU, *RIVALS_HELD_UP],
 )
 def test_what_this_sessions_runs_showed(
     roll: tuple,  # type: ignore[type-arg]
