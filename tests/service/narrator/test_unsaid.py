@@ -173,7 +173,10 @@ def test_the_plan_sends_the_grammar_with_the_outcomes_words() -> None:
         system_name="Sundered Isles", character="Kell", action=action,
         resolution=resolution, expect=expect, context="",
     )  # fmt: skip
-    assert plan.grammar == continuation_gbnf("Kell", unsaid_words(expect))
+    attempt = "lift the coin purse from the guard captain"
+    assert plan.grammar == continuation_gbnf(
+        "Kell", unsaid_words(expect), "Sundered Isles", attempt
+    )
     assert " notic" in plan.grammar or "notic" in str(unsaid_words(expect))
 
 
