@@ -4175,6 +4175,23 @@ def _goes_on(action: str) -> re.Pattern[str] | None:
     )
 
 
+# A blow struck with a verb _BLOWS does not hold: "I bring my hammer down on the skeleton's skull",
+# "I drive my spear into the ghast's chest", "I hurl a spear at the retreating raider"
+_BLOW_STRUCK = re.compile(
+    r"\b(?:bring|brings|drive|drives|hurl|hurls|throw|throws|loose|looses|smash|smashes|bash|"
+    r"bashes|club|clubs|hack|hacks|chop|chops|cleave|cleaves)\b[^.]*?\b(?:at|into|on|down on)\b",
+    re.IGNORECASE,
+)
+_FIGHTS_ON = re.compile(
+    # (not "deflected": "The goblin archer's arrow, now deflected by the sharp blade of the
+    # sword", grammar1, is the blow's work)
+    r"\b(?:lunges?|lunged|lungses|charges?|charged|turns? to face|turned to face|blocks|"
+    r"parries|parried|dodges|dodged|sidesteps?|sidestepped|counters|countered|counterattacks?|"
+    r"counterattacked)\b",
+    re.IGNORECASE,
+)
+
+
 def _turned_against(words: str, expect: Expectation) -> list[str]:
     """On a success, the model's words after the lead telling the world turned against you."""
     if expect.polarity != "success" or expect.outcome in DRAWS:
@@ -4202,6 +4219,11 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
                 # (the stop-25 runs' prompts resent with the grammar): only under "you" is it
                 # the crossing undone
             found.append(m)
+    if _BLOWS & set(re.findall(r"[a-z]+", action.lower())) or _BLOW_STRUCK.search(action):
+        # the foe struck home fighting on unhurt: "The goblin king's eyes widen, and he lunges at
+        # the dagger", "The gnoll's eyes widen, and it lunges at the blade" (the sixteenth and
+        # seventeenth words), "The skeleton's eyes widen, and it turns to face the hammer" (run 38)
+        found += _not_denied(words, _FIGHTS_ON.finditer(words))
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
     if _TAKING.search(action) or _HIDING.search(action) or _UNSEEN.search(action):

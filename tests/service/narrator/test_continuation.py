@@ -922,9 +922,32 @@ RIVALS_HELD_UP = [
 ]  # fmt: skip
 
 
+# A blow that landed told as the foe fighting on unhurt (real replies the guard let through);
+# its falling, staggering or fleeing is the blow told rightly. Go Forth's check: "Roll d20 trying
+# to beat the Target Number." Roll-under: "If the result is less than your character's Ability
+# score, the Action succeeds."
+FOES_FIGHTING_ON = [
+    (GO_FORTH_SUCCESS, "I stab at the gnoll with my shortsword",
+     "The gnoll's eyes widen, and it lunges at the blade.", "outcome"),  # the sixteenth words
+    (ROLL_UNDER_SUCCESS, "I stab at the goblin king with my dagger",
+     "The goblin king's eyes widen, and he lunges at the dagger.", "outcome"),  # resent
+    (GO_FORTH_SUCCESS, "I bring my hammer down on the skeleton's skull",
+     "The skeleton's eyes widen, and it turns to face the hammer.", "outcome"),  # resent
+    (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+     "The bandit staggers back and blocks the next swing with his shield.", "outcome"),  # written
+    (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+     "The bandit's body crumples to the ground, and the axe falls from its hand.", None),  # run 43
+    (GO_FORTH_SUCCESS, "I drive my spear into the ghast's chest",
+     "The ghast's eyes widen, and its body shakes violently.", None),  # the eighteenth words
+    (GO_FORTH_SUCCESS, "I swing my sword at the goblin archer",
+     "The goblin archer's arrow, now deflected by the sharp blade of the sword, clatters away.",
+     None),  # grammar1: the blow's deflection
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("roll", "action", "words", "flagged"),
-    [*SEEN, *GRAMMAR_WORDS, *SLEEPERS, *THEY_AS_YOU, *RIVALS_HELD_UP],
+    [*SEEN, *GRAMMAR_WORDS, *SLEEPERS, *THEY_AS_YOU, *RIVALS_HELD_UP, *FOES_FIGHTING_ON],
 )
 def test_what_this_sessions_runs_showed(
     roll: tuple,  # type: ignore[type-arg]
