@@ -4192,6 +4192,66 @@ _FIGHTS_ON = re.compile(
 )
 
 
+# A theft done well, told as the one robbed attending to what was taken: "The guard captain looks
+# at the coin purse, then at the sky", "The noble's eyes go wide, and he looks down at the purse",
+# "As the merchant's face turns red ..., they look down at their hands and see that the ring has
+# been replaced" (runs 35 to 43, the unsaid, kindlead and blind trials: 8 replies, each passed).
+# Read as the sleeper is: who was robbed and of what is read from the player's words ("I lift the
+# coin purse from the guard captain", "I pinch the purse from the noble's belt", "I pick the
+# captain's pocket"), and the one robbed (their eyes, face, hands) looking, reaching or feeling
+# in a sentence that names the thing or where it was is the theft noticed.
+_STOLEN_FROM = re.compile(
+    r"\b[a-z]+ (?:the |a |an |his |her |their )?(?P<thing>(?:[a-z-]+ )?[a-z-]+) (?:from|off|"
+    r"out of) (?:the |a |an )?(?P<victim>(?:[a-z-]+ )*?[a-z-]+?)(?:'s (?P<place>[a-z]+))?(?=\W|$)",
+    re.IGNORECASE,
+)
+_ROBBED_PLACE = re.compile(
+    r"\b(?P<victim>[a-z-]+)'s (?P<place>pocket|pockets|purse|belt|pouch|coat|satchel|bag|desk|"
+    r"finger|hand)\b",
+    re.IGNORECASE,
+)
+_ATTENDS = (
+    r"(?:looks?|looked|looking|sees?|saw|glances?|glanced|reaches?|reached|reaching|gropes?|"
+    r"groped|pats?|patted|checks?|checked|clutch(?:es)?|clutched|grabs?|grabbed|feels?|felt|"
+    r"notices?|noticed|stares?|stared|turns?|turned|flick(?:s|ed|ers?|ered)?|darts?|darted|"
+    r"goes|go|went|falls?|fell|drops?|dropped|lands?|landed)"
+)
+
+
+def _victim_attends(words: str, action: str) -> list[re.Match[str]]:
+    """On a theft done well: the sentences where the one robbed attends to what was taken."""
+    taken = _STOLEN_FROM.search(action) or _ROBBED_PLACE.search(action)
+    if not taken:
+        return []
+    robbed = re.escape(taken["victim"].lower().split()[-1])
+    marks = {
+        w.lower().split()[-1]
+        for w in (taken.groupdict().get("thing"), taken.groupdict().get("place"))
+        if w
+    }
+    attends = re.compile(
+        rf"\b{robbed}(?:'s (?:eyes?|gaze|face|hands?|fingers))?\s+(?:\w+\s+){{0,3}}?{_ATTENDS}\b|"
+        rf"\b{robbed}\b[^.!?]*?\b(?:he|she|they)\s+(?:\w+\s+)?{_ATTENDS}\b"
+    )
+    return [
+        m
+        for m in re.finditer(r"[^.!?]+[.!?]*", words)
+        if attends.search(low := m.group().lower())
+        and any(re.search(rf"\b{re.escape(w)}", low) for w in marks)
+    ]
+
+
+# A failure at going unseen, told as the watchers blinded: "As the current becomes more intense,
+# the patrol's lights flicker and go out" for "I read the reef's currents to slip past the patrol"
+# missed (runs 35 and 46, grammar1). (A light going out on a failed search is the danger coming.)
+_LIGHTS_OUT = re.compile(
+    r"\b(?:lights?|lanterns?|torches|torch|lamps?|beacons?)\b[^.!?]{0,30}?\b(?:go|goes|went|going|"
+    r"flicker|flickers|flickered) out\b|\b(?:lights?|lanterns?|torches|torch|lamps?|beacons?)\b"
+    r"[^.!?]{0,20}?\b(?:(?:are|is|were|was) extinguished|die out|dies out|died out)\b",
+    re.IGNORECASE,
+)
+
+
 def _turned_against(words: str, expect: Expectation) -> list[str]:
     """On a success, the model's words after the lead telling the world turned against you."""
     if expect.polarity != "success" or expect.outcome in DRAWS:
@@ -4226,6 +4286,8 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         found += _not_denied(words, _FIGHTS_ON.finditer(words))
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
+    if _TAKING.search(action):
+        found += _victim_attends(words, action)
     if _TAKING.search(action) or _HIDING.search(action) or _UNSEEN.search(action):
         # (not the quarry knowing it has lost you: "he realizes he has lost your trail")
         found += [
@@ -4376,6 +4438,14 @@ def _with_continuation(
         ]
     if expect.polarity == "failure":
         given_ground += _rival_held_up(words, expect.action)
+    blinded = (
+        [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, _LIGHTS_OUT.finditer(words))
+        ]
+        if expect.polarity == "failure" and (_UNSEEN.search(action) or _HIDING.search(action))
+        else []
+    )
     if expect.polarity == "success" and (missing := _not_found(expect.action or "")):
         undone += [
             _excerpt(words, m.start(), m.end()) for m in _not_denied(words, missing.finditer(words))
@@ -4387,6 +4457,7 @@ def _with_continuation(
         ("a success told as the world turned against you", against),
         ("a success at a cost told as the attempt undone", undone),
         ("a contest lost told as the other side giving way or held up", given_ground),
+        ("a failure at going unseen told as the watchers' lights going out", blinded),
         ("a tie told as one side giving in", given_in),
         ("the other side told, in words such an attempt's outcome was told against in",
          _told_against(words, expect)),

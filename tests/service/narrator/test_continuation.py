@@ -37,6 +37,8 @@ from tests.service.narrator.test_lead import (
 from tests.service.narrator.test_runner import FakeModel
 
 ROLL_UNDER_FAILURE = ("roll_under", "save", {"ability": "brawn", "score": 9}, [15])
+# Sundered Isles' Face Danger, action 1 + edge 2 against challenge dice 8 and 9: a miss
+MISS_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, [1, 8, 9])  # fmt: skip
 ROLL_UNDER_SUCCESS = ("roll_under", "save", {"ability": "finesse", "score": 12}, [5])
 
 
@@ -945,9 +947,46 @@ FOES_FIGHTING_ON = [
 ]  # fmt: skip
 
 
+# A theft done well told as the one robbed attending to what was taken (real replies the guard
+# passed), and a failure at slipping past told as the watchers' lights going out. Sundered Isles:
+# "On a strong hit, you are successful."; "On a miss, you fail".
+THEFTS_NOTICED_AND_WATCHERS_BLINDED = [
+    (STRONG_FACE_DANGER, "I lift the coin purse from the guard captain",
+     "The guard captain looks at the coin purse, then at the sky.", "outcome"),  # resent
+    (STRONG_FACE_DANGER, "I pinch the purse from the noble's belt",
+     "The noble's eyes go wide, and he looks down at the purse.", "outcome"),  # resent
+    (STRONG_FACE_DANGER, "I snatch the dagger from the drunk's belt",
+     "As the dagger clatters to the ground, the drunk's eyes flicker from it to the sky.",
+     "outcome"),  # resent
+    (STRONG_FACE_DANGER, "I pick the captain's pocket",
+     "The captain's pocket is empty, and he looks around in confusion.", "outcome"),  # run 22
+    (STRONG_FACE_DANGER, "I pick the captain's pocket",
+     "As the captain's voice resonates through the ship, the crew members' eyes light up with "
+     "anticipation.", None),  # run 49
+    (STRONG_FACE_DANGER, "I lift the compass from the navigator's coat",
+     "The navigator studies the stars, humming to himself.", None),  # written
+    (MISS_FACE_DANGER, "I read the reef's currents to slip past the patrol",
+     "As the current becomes more intense, the patrol's lights flicker and go out, casting a "
+     "shadow over the reef.", "outcome"),  # run 46
+    (MISS_FACE_DANGER, "I read the reef's currents to slip past the patrol",
+     "The patrol's lanterns swing toward the reef, and a shout goes up.", None),  # written
+    (MISS_FACE_DANGER, "I search the haven for the hidden letter",
+     "As the search continues, the light starts to flicker and then go out completely.",
+     None),  # run 38: no one watching is blinded
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("roll", "action", "words", "flagged"),
-    [*SEEN, *GRAMMAR_WORDS, *SLEEPERS, *THEY_AS_YOU, *RIVALS_HELD_UP, *FOES_FIGHTING_ON],
+    [
+        *SEEN,
+        *GRAMMAR_WORDS,
+        *SLEEPERS,
+        *THEY_AS_YOU,
+        *RIVALS_HELD_UP,
+        *FOES_FIGHTING_ON,
+        *THEFTS_NOTICED_AND_WATCHERS_BLINDED,
+    ],
 )
 def test_what_this_sessions_runs_showed(
     roll: tuple,  # type: ignore[type-arg]
