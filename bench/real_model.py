@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``eighteenth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``nineteenth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -762,8 +762,48 @@ EIGHTEENTH_ACTIONS: list[str] = [
     "I steal past the dozing sentries",
     "I walk the frozen rampart in the wind",
 ]
+# ... and a nineteenth (``--actions nineteenth``), written for stop 29's final measure, slot for
+# slot like the eighteenth
+NINETEENTH_ACTIONS: list[str] = [
+    "I spring from the pier onto the lugger's hatch",
+    "I hold fast to the bowsprit as the wave breaks",
+    "I paddle the canoe ahead of the rising flood",
+    "I pilot the cog past the sandbanks in the rain",
+    "I observe the slavers' camp from the headland",
+    "I hide in the rope locker to hear the purser's scheme",
+    "I ask the net-mender about the lost fishing fleet",
+    "I cajole the gate warden into letting us pass",
+    "I wrench the cover off the bolted strongbox",
+    "I beguile the abbess's steward at the vigil",
+    "I talk the reeve into releasing the cattle",
+    "I slide the ring off the drowsing countess's finger",
+    "I hurl the footpad from the bridge",
+    "I call on the blood to still the howling dogs",
+    "I climb the ruined chimney to the rooftop",
+    "I scour the vestry for the hidden relic",
+    "I plunge my blade into the ghoul's side",
+    "I fling a dagger at the fleeing spy",
+    "I race the pedlar to the crossroads",
+    "I trail the Brujah through the docks",
+    "I crack the lock on the Regent's chest",
+    "I jump the flooded ditch to the far bank",
+    "I stare down the rival Toreador",
+    "I dive away from the collapsing wall",
+    "I hold the gate shut against the drowned dead",
+    "I thrust at the hobgoblin with my spear",
+    "I wrestle the bandit for the lantern",
+    "Kell soothes the weeping children",
+    "I take the letter from the sleeping abbot's table",
+    "I draw my bow as the wolves rush the fold",
+    "I climb the rose trellis to the balcony",
+    "I follow the hart's trail through the bracken",
+    "I dicker with the chandler over the candles",
+    "I creep past the snoozing gatekeepers",
+    "I walk the ice-slick parapet at night",
+]
 assert (
     len(NARRATE)
+    == len(NINETEENTH_ACTIONS)
     == len(EIGHTEENTH_ACTIONS)
     == len(SEVENTEENTH_ACTIONS)
     == len(SIXTEENTH_ACTIONS)
@@ -801,6 +841,7 @@ OTHER_WORDS = {
     "sixteenth": SIXTEENTH_ACTIONS,
     "seventeenth": SEVENTEENTH_ACTIONS,
     "eighteenth": EIGHTEENTH_ACTIONS,
+    "nineteenth": NINETEENTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
