@@ -190,7 +190,10 @@ REPORTED_ONLY = {
     "real_run47": "judged at 5cde36c (the final narration code), not tuned on: reported",
     "real_run48": "judged at b5dc11c (the final code), not tuned on: reported",
     "real_run49": "judged at fa38856, then read for the doer barred ('the haggler'): reported",
-    "real_eighteenth1": "an eighteenth set of words, judged at fa38856: reported",
+    "real_eighteenth1": "an eighteenth set of words, judged at fa38856, then read for the race "
+    "lost: reported",
+    "real_run50": "judged at fffb715 (this stop's final guard but one): reported",
+    "real_nineteenth1": "a nineteenth set of words, judged at fffb715: reported",
 }
 
 
