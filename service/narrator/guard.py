@@ -3861,7 +3861,8 @@ _FALLS = re.compile(
 # stolen charts are now missing from your inventory" on that weak hit (run 27).
 _SOUGHT = re.compile(
     r"\b(?:look|looks|search|searches|hunt|hunts|rummage|rummages|scour|scours|comb|combs|dig|"
-    r"digs|feel|feels|check|checks|scan|scans)\b[^.;!?]*?\bfor (?:the |my |our |a |an |some |any |"
+    r"digs|feel|feels|check|checks|scan|scans|rifle|rifles|ransack|ransacks|sift|sifts)\b"
+    r"[^.;!?]*?\bfor (?:the |my |our |a |an |some |any |"
     r"his |her |their |your )?(?P<thing>[a-z'-]+(?: [a-z'-]+){0,3})",
     re.IGNORECASE,
 )
@@ -4114,6 +4115,34 @@ _BEFORE_THE_VERB = _word_set(
     "are was were has have had been"
 )
 _NOT_A_VERB_HERE = _word_set("and who which that to of with as in on at")
+
+
+# What was searched for, there after all on a failed search, told of the thing itself: "As the
+# dust settles, the letters scatter across the floor" for "I rifle through the study for the
+# letters" (the sixteenth words, resent), "the relic's hidden compartment begins to reveal itself"
+# for "I scour the vestry for the hidden relic" (the nineteenth). (Found by "you" is _FOUND's.)
+_THERE = re.compile(
+    r"\b(?:reveals?|revealed|revealing|appears?|appeared|emerges?|emerged|glints?|glinted|gleams?|"
+    r"gleamed|comes? into view|came into view|(?:is|was|are|were) found|becomes? visible|became "
+    r"visible|surfaces?|surfaced|turns? up|turned up|(?:falls?|fell|slips?|slipped|drops?|dropped) "
+    r"out|scatter\w* (?:across|over|on))\b",
+    re.IGNORECASE,
+)
+_NOT_THE_THING = _word_set("hidden secret lost missing stolen forbidden sealed")
+
+
+def _sought_there(words: str, action: str | None) -> list[str]:
+    """On a failed search: the sentences where the thing sought shows itself."""
+    sought = _SOUGHT.search(action or "")
+    if not sought:
+        return []
+    nouns = [w for w in sought["thing"].lower().split() if w not in _NOT_THE_THING]
+    thing = re.escape((nouns or sought["thing"].lower().split())[-1].removesuffix("s"))
+    return [
+        _excerpt(words, m.start(), m.end())
+        for m in re.finditer(r"[^.!?]+[.!?]*", words)
+        if re.search(rf"\b{thing}", m.group().lower()) and _THERE.search(m.group())
+    ]
 
 
 def _rival_held_up(words: str, action: str | None) -> list[str]:
@@ -4438,6 +4467,7 @@ def _with_continuation(
         ]
     if expect.polarity == "failure":
         given_ground += _rival_held_up(words, expect.action)
+    there = _sought_there(words, expect.action) if expect.polarity == "failure" else []
     blinded = (
         [
             _excerpt(words, m.start(), m.end())
@@ -4458,6 +4488,7 @@ def _with_continuation(
         ("a success at a cost told as the attempt undone", undone),
         ("a contest lost told as the other side giving way or held up", given_ground),
         ("a failure at going unseen told as the watchers' lights going out", blinded),
+        ("a failed search told as the thing sought there", there),
         ("a tie told as one side giving in", given_in),
         ("the other side told, in words such an attempt's outcome was told against in",
          _told_against(words, expect)),

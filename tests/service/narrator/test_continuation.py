@@ -976,18 +976,34 @@ THEFTS_NOTICED_AND_WATCHERS_BLINDED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("roll", "action", "words", "flagged"),
-    [
-        *SEEN,
-        *GRAMMAR_WORDS,
-        *SLEEPERS,
-        *THEY_AS_YOU,
-        *RIVALS_HELD_UP,
-        *FOES_FIGHTING_ON,
-        *THEFTS_NOTICED_AND_WATCHERS_BLINDED,
-    ],
-)
+# A failed search told as the thing sought there, told of the thing itself (Go Forth: "Roll d20
+# trying to beat the Target Number.")
+SOUGHT_THERE = [
+    (GO_FORTH_FAILURE, "I rifle through the study for the letters",
+     "As the dust settles, the letters scatter across the floor, and a faint smell of ink "
+     "lingers in the air.", "outcome"),  # the sixteenth words
+    (GO_FORTH_FAILURE, "I scour the vestry for the hidden relic",
+     "As the light from the flickering candle casts a shadow on the dusty shelves, the relic's "
+     "hidden compartment begins to reveal itself.", "outcome"),  # the nineteenth words
+    (GO_FORTH_FAILURE, "I search the haven for the hidden letter",
+     "As the search continues, the air grows thick with humidity.", None),  # run 49
+    (GO_FORTH_FAILURE, "I comb the library for the forbidden map",
+     "The librarian's eyes widen with panic as the shelves creak.", None),  # the eighteenth
+]  # fmt: skip
+
+CASES = [
+    *SEEN,
+    *GRAMMAR_WORDS,
+    *SLEEPERS,
+    *THEY_AS_YOU,
+    *RIVALS_HELD_UP,
+    *FOES_FIGHTING_ON,
+    *THEFTS_NOTICED_AND_WATCHERS_BLINDED,
+    *SOUGHT_THERE,
+]
+
+
+@pytest.mark.parametrize(("roll", "action", "words", "flagged"), CASES)
 def test_what_this_sessions_runs_showed(
     roll: tuple,  # type: ignore[type-arg]
     action: str,
