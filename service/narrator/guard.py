@@ -4692,8 +4692,10 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     # "he sighs in defeat" (a tie)
     ("persuading", "draw"): (" defeat", " can't win"),
-    # "The door slams shut with a loud crash" (holding it failed)
-    ("holding", "failure"): (" slams shut", " slammed shut"),
+    # "The door slams shut with a loud crash" (holding it failed); "The orcs, noticing the door is
+    # now locked" (run 14). (Not "traps": "The door swings open, revealing a narrow passage that
+    # traps ..." is the failure's danger, runs 26, 33, 45.)
+    ("holding", "failure"): (" slams shut", " slammed shut", " now locked"),
 }
 
 

@@ -991,7 +991,18 @@ SOUGHT_THERE = [
      "The librarian's eyes widen with panic as the shelves creak.", None),  # the eighteenth
 ]  # fmt: skip
 
+# A door that was to be held, told shut against them after all (roll-under: "Otherwise, it
+# fails."); the door giving is the failure told rightly
+DOORS_HELD_AFTER_ALL = [
+    (ROLL_UNDER_FAILURE, "I hold the door against the orcs",
+     "The orcs, noticing the door is now locked, begin to advance towards you.",
+     "outcome"),  # run 14
+    (ROLL_UNDER_FAILURE, "I hold the door against the orcs",
+     "The door slumps down, and the orcs charge at it.", None),  # runs 49 and 50
+]  # fmt: skip
+
 CASES = [
+    *DOORS_HELD_AFTER_ALL,
     *SEEN,
     *GRAMMAR_WORDS,
     *SLEEPERS,
