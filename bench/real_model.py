@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``nineteenth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``twentieth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -801,8 +801,48 @@ NINETEENTH_ACTIONS: list[str] = [
     "I creep past the snoozing gatekeepers",
     "I walk the ice-slick parapet at night",
 ]
+# ... and a twentieth (``--actions twentieth``), written for stop 29's last measure, slot for slot
+# like the nineteenth
+TWENTIETH_ACTIONS: list[str] = [
+    "I leap from the mole onto the xebec's deck",
+    "I cling to the halyard as the storm hits",
+    "I pole the punt ahead of the bore tide",
+    "I steer the pinnace between the wrecks at dawn",
+    "I spy on the mutineers' meeting from the crow's nest",
+    "I crouch in the bilge to overhear the bosun's deal",
+    "I ask the lighthouse keeper about the phantom ship",
+    "I persuade the tide warden to lower the chain",
+    "I heave the grate off the flooded drain",
+    "I charm the margrave's herald at the tourney",
+    "I convince the sexton to open the crypt",
+    "I lift the keys from the slumbering gaoler's hook",
+    "I push the smuggler off the jetty",
+    "I call on the blood to quiet the screaming mob",
+    "I scale the old lighthouse to the lamp room",
+    "I search the chapel for the hidden reliquary",
+    "I bury my axe in the troll's shoulder",
+    "I throw my knife at the running poacher",
+    "I race the bailiff to the toll house",
+    "I tail the Ventrue through the gallery",
+    "I pick the lock on the Primogen's coffer",
+    "I leap the collapsing stair to the landing",
+    "I stare down the rival Nosferatu",
+    "I throw myself clear of the falling chandelier",
+    "I bar the cellar hatch against the ghasts",
+    "I swing my flail at the orc chieftain",
+    "I wrestle the cultist for the ritual knife",
+    "Kell calms the frightened deckhands",
+    "I slip the seal from the dozing notary's desk",
+    "I aim my musket as the raiders storm the gate",
+    "I climb the mossy wall to the tower window",
+    "I track the boar through the brambles",
+    "I haggle with the fishwife over the catch",
+    "I sneak past the sleeping watchdogs",
+    "I cross the rotten plank over the chasm",
+]
 assert (
     len(NARRATE)
+    == len(TWENTIETH_ACTIONS)
     == len(NINETEENTH_ACTIONS)
     == len(EIGHTEENTH_ACTIONS)
     == len(SEVENTEENTH_ACTIONS)
@@ -842,6 +882,7 @@ OTHER_WORDS = {
     "seventeenth": SEVENTEENTH_ACTIONS,
     "eighteenth": EIGHTEENTH_ACTIONS,
     "nineteenth": NINETEENTH_ACTIONS,
+    "twentieth": TWENTIETH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
