@@ -193,7 +193,9 @@ REPORTED_ONLY = {
     "real_eighteenth1": "an eighteenth set of words, judged at fa38856, then read for the race "
     "lost: reported",
     "real_run50": "judged at fffb715 (this stop's final guard but one): reported",
-    "real_nineteenth1": "a nineteenth set of words, judged at fffb715: reported",
+    "real_nineteenth1": "a nineteenth set of words, judged at fffb715, then read for the thing "
+    "sought: reported",
+    "real_twentieth1": "a twentieth set of words, judged at 58786b2: reported",
 }
 
 
