@@ -3261,6 +3261,13 @@ _DIRECTING = _word_set(
     "signals signalled rally rallies rallied guide guides guided urge urges urged"
 )
 _DODGING = re.compile(r"\b(?:dodg|duck|jump|leap|dive|roll|sidestep|side-step)", re.IGNORECASE)
+# what was got clear of: "I dodge the falling portcullis", "I throw myself clear of the toppling
+# statue"
+_CLEARED = re.compile(
+    r"\b(?:dodge|dodges|avoid|avoids|evade|evades|clear of|away from|aside from|out of the way of) "
+    r"(?:the |a |an )?(?:[a-z'-]+ )*?(?P<thing>[a-z]+)$",
+    re.IGNORECASE,
+)
 _GETTING_CLEAR = re.compile(
     r"\b(?:dodg|escap|evad|avoid|flee|fled|surviv|duck|jump|leap|run|hide|slip)", re.IGNORECASE
 )
@@ -3611,11 +3618,13 @@ _GIVES_WAY = re.compile(
     # run 13)
     # (nor the world giving way to you: "The world gives way to you as you stand at the top",
     # run 23, the prompt's own words for a success)
-    r"(?<!about to )(?<!threatens to )(?<!threatening to )(?<!ready to )\b(?:collapses?|"
+    r"(?<!about to )(?<!threatens to )(?<!threatening to )(?<!ready to )(?:\b(?:collapses?|"
     r"collapsed|capsizes?|capsized|crumbles?|crumbled|caves? in|caved in|breaks? apart|"
     # (nor a mood giving way to another: "the barracks seems to give way to a sense of calm",
     # the eleventh words)
-    r"broke apart|sinks?|sank|topples?|toppled|gives? way|gave way)\b(?! to\b)",
+    # (only giving way is read past "to": "now crumbles to the ground" is a fall, the twentieth
+    # words' deck)
+    r"broke apart|sinks?|sank|topples?|toppled)\b|\b(?:gives? way|gave way)\b(?! to\b))",
     re.IGNORECASE,
 )
 _SUBJECT_BEFORE = re.compile(
@@ -4104,7 +4113,8 @@ _WINNER_DOES = _word_set(
     barreled storm storms stormed fly flies flew stride strides strode burst bursts come comes
     came go goes went head heads headed move moves moved hurry hurries hurried rush rushes
     rushed plunge plunges plunged leap leaps leapt leaped jump jumps jumped climb climbs climbed
-    swim swims swam drive drives drove steer steers steered"""
+    swim swims swam drive drives drove steer steers steered shake shakes shook rattle rattles
+    rattled bounce bounces bounced jolt jolts jolted sway sways swayed creak creaks creaked"""
 )
 # ... or, whatever the verb, said to be ahead: "thunders through the gate first"
 _AHEAD = re.compile(r"\b(?:first|ahead|before (?:you|them|anyone)|already|wins?|won)\b")
@@ -4112,9 +4122,9 @@ _AHEAD = re.compile(r"\b(?:first|ahead|before (?:you|them|anyone)|already|wins?|
 # the verb after it told what befell them)
 _BEFORE_THE_VERB = _word_set(
     "suddenly quickly now then finally easily swiftly just still also instead soon already is "
-    "are was were has have had been"
+    "are was were has have had been begins began start starts started to"
 )
-_NOT_A_VERB_HERE = _word_set("and who which that to of with as in on at")
+_NOT_A_VERB_HERE = _word_set("and who which that of with as in on at")
 
 
 # What was searched for, there after all on a failed search, told of the thing itself: "As the
@@ -4151,20 +4161,31 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
     raced = _RACED.search(action or "")
     if not raced or (rival := raced["rival"].lower().split()[-1]) in _NO_RIVAL:
         return []
+    # the rival, the rival's mount or ship, or, in a sentence that names the rival, "his horse"
+    # ("As the bailiff approaches the toll house, he suddenly realizes that his horse has become
+    # unresponsive", the twentieth words)
+    who = re.compile(
+        rf"\b{re.escape(rival)}(?:'s [a-z]+)?\b|\b(?:his|her|its|their) (?:horse|mount|steed|pony|"
+        r"mule|cart|wagon|carriage|coach|boat|ship|skiff|sled|wheels?|vehicle|oars?)\b"
+    )
     found = []
-    low = words.lower()
-    for m in re.finditer(rf"\b{re.escape(rival)}(?:'s [a-z]+)?\b", low):
-        # past a clause about them: "The knight, who was expecting to win the race, instead ..."
-        rest = re.sub(r"^,[^,.;!?]*,", "", low[m.end() :])
-        tokens = re.findall(r"[a-z']+|[^\sa-z']", rest)[:8]
-        verb = next((t for t in tokens if t not in _BEFORE_THE_VERB), "")
-        clause = re.split(r"[,.;!?]", rest, maxsplit=1)[0]
-        if (
-            re.match(r"[a-z]", verb)
-            and verb not in _WINNER_DOES | _NOT_A_VERB_HERE
-            and not _AHEAD.search(clause)
-        ):
-            found.append(_excerpt(words, m.start(), m.end() + 40))
+    for sentence in re.finditer(r"[^.!?]+[.!?]*", words):
+        low = sentence.group().lower()
+        if not re.search(rf"\b{re.escape(rival)}\b", low):
+            continue
+        for m in who.finditer(low):
+            # past a clause about them: "The knight, who was expecting to win the race, ..."
+            rest = re.sub(r"^,[^,.;!?]*,", "", low[m.end() :])
+            tokens = re.findall(r"[a-z']+|[^\sa-z']", rest)[:8]
+            verb = next((t for t in tokens if t not in _BEFORE_THE_VERB), "")
+            clause = re.split(r"[,.;!?]", rest, maxsplit=1)[0]
+            if (
+                re.match(r"[a-z]", verb)
+                and verb not in _WINNER_DOES | _NOT_A_VERB_HERE
+                and not _AHEAD.search(clause)
+            ):
+                at = sentence.start() + m.start()
+                found.append(_excerpt(words, at, at + len(m.group()) + 40))
     return found
 
 
@@ -4281,6 +4302,11 @@ _LIGHTS_OUT = re.compile(
 )
 
 
+_REACHED = re.compile(
+    r"\b(?:onto|on to|into|to) (?:the |a |an )?(?:[a-z'-]+ )*?(?P<place>[a-z]{3,})$"
+)
+
+
 def _turned_against(words: str, expect: Expectation) -> list[str]:
     """On a success, the model's words after the lead telling the world turned against you."""
     if expect.polarity != "success" or expect.outcome in DRAWS:
@@ -4298,11 +4324,28 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         dodged = {w[:5] for w in re.findall(r"[a-z]{4,}", action.lower())}
         for m in _GIVES_WAY.finditer(words):
             subject = _SUBJECT_BEFORE.search(words[: m.start()])
-            if subject and subject.group(1).lower()[:5] in dodged and _GETTING_CLEAR.search(action):
+            # (or a part of it: "The statue's legs crumble to the ground" after "I throw myself
+            # clear of the toppling statue", the sixteenth words)
+            owner = re.search(r"([a-z]+)'s [a-z]+\s+(?:\w+ly\s+)?$", words[: m.start()].lower())
+            cleared = _CLEARED.search(action)
+            if (
+                subject and _GETTING_CLEAR.search(action) and subject.group(1).lower()[:5] in dodged
+            ) or (owner and cleared and owner.group(1)[:5] == cleared["thing"].lower()[:5]):
                 continue  # the danger got clear of, falling: "I dodge the falling portcullis"
                 # told "the portcullis has collapsed" (run 19)
             crossing = _CLIMBING.search(action) or _ACROSS.search(action)
-            if crossing and not _YOU_IN.search(_sentence_around(words, m.start())):
+            around = _sentence_around(words, m.start())
+            if (
+                crossing
+                and not _YOU_IN.search(around)
+                # (but the place reached giving way is the landing undone: "The xebec's deck
+                # ... now crumbles" after "I leap from the mole onto the xebec's deck", the
+                # twentieth words)
+                and not (
+                    (reached := _REACHED.search(action.lower()))
+                    and reached["place"] in around.lower()
+                )
+            ):
                 continue  # what was crossed, falling behind: "I sprint across the collapsing
                 # bridge" told "As the bridge crumbles under the weight of the collapsing car"
                 # (the stop-25 runs' prompts resent with the grammar): only under "you" is it

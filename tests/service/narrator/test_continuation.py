@@ -921,6 +921,20 @@ RIVALS_HELD_UP = [
      "The bandit grabs the sword and grins.", None),
     (GO_FORTH_FAILURE, "I race the storm to the harbour mouth",
      "The storm is raging, and the water is rising rapidly.", None),  # no rival: weather
+    (GO_FORTH_FAILURE, "I race the bailiff to the toll house",
+     "As the bailiff approaches the toll house, he suddenly realizes that his horse has become "
+     "unresponsive.", "outcome"),  # the twentieth words: the rival's mount
+    (GO_FORTH_FAILURE, "I race the pedlar to the crossroads",
+     "As the pedlar approaches, his cart begins to shake violently, and a loud rumble echoes "
+     "through the street.", None),  # the nineteenth words: still coming on
+    # the place leapt onto giving way is the landing undone; what was got clear of, falling, is
+    # the dodge told (Sundered Isles: "On a strong hit, you are successful.")
+    (STRONG_FACE_DANGER, "I leap from the mole onto the xebec's deck",
+     "The xebec's deck, once a solid structure, now crumbles to the ground, revealing a hidden "
+     "chamber.", "outcome"),  # the twentieth words
+    (STRONG_FACE_DANGER, "I throw myself clear of the toppling statue",
+     "The statue's legs crumble to the ground, and the air is filled with dust.",
+     None),  # the sixteenth words
 ]  # fmt: skip
 
 
