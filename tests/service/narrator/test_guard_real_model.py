@@ -195,7 +195,9 @@ REPORTED_ONLY = {
     "real_run50": "judged at fffb715 (this stop's final guard but one): reported",
     "real_nineteenth1": "a nineteenth set of words, judged at fffb715, then read for the thing "
     "sought: reported",
-    "real_twentieth1": "a twentieth set of words, judged at 58786b2: reported",
+    "real_twentieth1": "a twentieth set of words, judged at 58786b2, then read for the rival's "
+    "mount and the landing: reported",
+    "real_run51": "judged at 58786b2, not tuned on: reported",
 }
 
 
