@@ -1598,11 +1598,13 @@ def _let_happen(action: str) -> re.Pattern[str] | None:
     the galleon drift" told on a match miss "As the galleon drifts further into the night" (run
     26; read as run 19's "adrift"). The verb told, not the player's own "let the galleon drift",
     which the lead repeats."""
-    # ... or as beginning: "As the galleon begins to drift" (run 27)
+    # ... or as beginning: "As the galleon begins to drift" (run 27), or going on: "As the
+    # galleon continues to drift, it begins to sink rapidly" (run 51)
     told = [
         rf"(?:the |your )?{re.escape(m.group('thing')[:5])}\w*(?:'s)? (?:\w+ )?"
         rf"(?:{re.escape(m.group('verb'))}(?:s|es|ed|d|ing)|(?:begins?|began|begun|beginning|"
-        rf"starts?|started|starting|slowly|gently) (?:to )?{re.escape(m.group('verb'))})"
+        rf"starts?|started|starting|continues?|continued|continuing|keeps?|kept|slowly|gently) "
+        rf"(?:to )?{re.escape(m.group('verb'))})"
         for m in _LET_BE.finditer(action)
     ]
     return re.compile(rf"\b(?:{'|'.join(told)})\b", re.IGNORECASE) if told else None
@@ -4302,6 +4304,15 @@ _LIGHTS_OUT = re.compile(
 )
 
 
+_VESSEL = frozenset({"deck", "ship", "hull", "vessel", "boat"})
+
+
+def _landing(place: str) -> frozenset[str]:
+    """The words for a place leapt onto: a deck is its ship's ("the ship's hull crumbles" after
+    a leap to the enemy deck, run 51)."""
+    return _VESSEL if place == "deck" else frozenset({place})
+
+
 _REACHED = re.compile(
     r"\b(?:onto|on to|into|to) (?:the |a |an )?(?:[a-z'-]+ )*?(?P<place>[a-z]{3,})$"
 )
@@ -4343,7 +4354,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
                 # twentieth words)
                 and not (
                     (reached := _REACHED.search(action.lower()))
-                    and reached["place"] in around.lower()
+                    and _landing(reached["place"]) & set(re.findall(r"[a-z]+", around.lower()))
                 )
             ):
                 continue  # what was crossed, falling behind: "I sprint across the collapsing
@@ -4691,8 +4702,9 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " unscath",
         " unhurt",
     ),
-    # "its movements become sluggish" (a failed attack)
-    ("blow", "failure"): (" sluggish",),
+    # "its movements become sluggish" (a failed attack); "The skeleton, feeling the force of the
+    # attack, lunges at the relic" (a lost one, run 51)
+    ("blow", "failure"): (" sluggish", " force of the attack", " force of the blow"),
     # "they suddenly realize that their position is precarious and vulnerable", "the guard is
     # thrown to the ground", "is now terrified and runs away"
     ("struggle", "failure"): (

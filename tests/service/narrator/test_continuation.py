@@ -1015,7 +1015,24 @@ DOORS_HELD_AFTER_ALL = [
      "The door slumps down, and the orcs charge at it.", None),  # runs 49 and 50
 ]  # fmt: skip
 
+# Run 51's misses, each in a shape the guard reads: a galleon let drift told drifting on, a lost
+# attack told as the skeleton feeling its force, a leap to the enemy deck told as its ship's hull
+# crumbling (Sundered Isles: "On a miss, you fail"; "On a strong hit, you are successful.")
+RUN_51 = [
+    (MISS_FACE_DANGER, "I cut the mooring lines and let the galleon drift",
+     "As the galleon continues to drift, it begins to sink rapidly, its sails torn and its hull "
+     "broken.", "outcome"),
+    (GO_FORTH_FAILURE, "I attack the skeleton guarding the reliquary",
+     "The skeleton, feeling the force of the attack, lunges at the relic.", "outcome"),
+    (STRONG_FACE_DANGER, "I leap from the rigging to the enemy deck",
+     "The enemy crew watches in awe as the ship's hull crumbles before their eyes.", "outcome"),
+    (STRONG_FACE_DANGER, "I leap from the rigging to the enemy deck",
+     "As the enemy crew watches in shock, they realize that their ship is no longer under "
+     "control.", None),  # run 49
+]  # fmt: skip
+
 CASES = [
+    *RUN_51,
     *DOORS_HELD_AFTER_ALL,
     *SEEN,
     *GRAMMAR_WORDS,

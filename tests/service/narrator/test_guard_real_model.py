@@ -197,7 +197,8 @@ REPORTED_ONLY = {
     "sought: reported",
     "real_twentieth1": "a twentieth set of words, judged at 58786b2, then read for the rival's "
     "mount and the landing: reported",
-    "real_run51": "judged at 58786b2, not tuned on: reported",
+    "real_run51": "judged at 58786b2, then read for a galleon drifting on, an attack's force and "
+    "a ship's hull: reported",
 }
 
 
