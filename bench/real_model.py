@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``twentieth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``twenty_first``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -840,8 +840,48 @@ TWENTIETH_ACTIONS: list[str] = [
     "I sneak past the sleeping watchdogs",
     "I cross the rotten plank over the chasm",
 ]
+# ... and a twenty-first (``--actions twenty_first``), for stop 29's last measure on its final
+# code, slot for slot like the twentieth
+TWENTY_FIRST_ACTIONS: list[str] = [
+    "I jump from the wharf onto the schooner's deck",
+    "I hang onto the rail as the swell lifts the bow",
+    "I row the gig ahead of the gathering squall",
+    "I guide the ketch through the rocks by moonlight",
+    "I watch the pirates' careening beach from the ridge",
+    "I hide behind the water casks to hear the captain's orders",
+    "I ask the ropewalker about the missing pilot",
+    "I sweet-talk the harbour guard into opening the boom",
+    "I force the lid off the tarred chest",
+    "I charm the bishop's chaplain at the funeral",
+    "I persuade the jailer to let me see the prisoner",
+    "I pluck the brooch from the napping duchess's collar",
+    "I shove the brute off the gangway",
+    "I call on the blood to silence the wailing crowd",
+    "I scale the crumbling bastion to the battlements",
+    "I search the crypt for the lost signet",
+    "I smash my mace into the zombie's ribs",
+    "I hurl my spear at the fleeing goblin",
+    "I race the herald to the town gate",
+    "I follow the Gangrel through the woods",
+    "I pick the lock on the Baron's strongroom",
+    "I leap the gap between the rooftops",
+    "I face down the rival Lasombra",
+    "I dive clear of the falling masonry",
+    "I hold the postern shut against the wights",
+    "I stab at the ogre with my rapier",
+    "I wrestle the thug for the ledger",
+    "Kell steadies the panicked rowers",
+    "I lift the ring from the sleeping merchant's finger",
+    "I ready my crossbow as the bandits rush the camp",
+    "I climb the ivy to the chapel window",
+    "I track the wolf through the snowfield",
+    "I bargain with the weaver over the cloth",
+    "I slip past the dozing sentry",
+    "I cross the swaying rope bridge at night",
+]
 assert (
     len(NARRATE)
+    == len(TWENTY_FIRST_ACTIONS)
     == len(TWENTIETH_ACTIONS)
     == len(NINETEENTH_ACTIONS)
     == len(EIGHTEENTH_ACTIONS)
@@ -883,6 +923,7 @@ OTHER_WORDS = {
     "eighteenth": EIGHTEENTH_ACTIONS,
     "nineteenth": NINETEENTH_ACTIONS,
     "twentieth": TWENTIETH_ACTIONS,
+    "twenty_first": TWENTY_FIRST_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
