@@ -199,6 +199,8 @@ REPORTED_ONLY = {
     "mount and the landing: reported",
     "real_run51": "judged at 58786b2, then read for a galleon drifting on, an attack's force and "
     "a ship's hull: reported",
+    "real_twenty_first1": "a twenty-first set of words, judged at b1f44af (the final code), not "
+    "tuned on: reported",
 }
 
 
