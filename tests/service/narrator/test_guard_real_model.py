@@ -201,6 +201,7 @@ REPORTED_ONLY = {
     "a ship's hull: reported",
     "real_twenty_first1": "a twenty-first set of words, judged at b1f44af (the final code), not "
     "tuned on: reported",
+    "real_run52": "judged at b1f44af (the final code), not tuned on: reported",
 }
 
 
