@@ -114,6 +114,14 @@ class TableResult(Frozen):
             return own + [t for result in self.then for t in result.texts()]
         return [self.row.text]
 
+    def rolls(self) -> list[int]:
+        """The roll each of texts() came from: a 'roll twice' row's two results their own
+        rolls, not the 96-100 that sent you to them."""
+        if self.then:
+            own = [] if self.row.roll_twice else [self.value]
+            return own + [v for result in self.then for v in result.rolls()]
+        return [self.value]
+
 
 def _roll_once(table: Table, source: DiceSource, role: str) -> tuple[int, list[Die]]:
     count, sides = table.dice_count_sides
@@ -160,7 +168,13 @@ def roll_table(
 def rolled_on(table: Table, result: TableResult) -> dict[str, Any]:
     """A table a move rolled on, as the move's ``details["tables_rolled"]`` holds it: what the
     narrator's brief, the terminal and the Iron Vault export read, whichever system rolled it."""
-    return {"table": table.id, "name": table.name, "roll": result.value, "results": result.texts()}
+    return {
+        "table": table.id,
+        "name": table.name,
+        "roll": result.value,
+        "results": result.texts(),
+        "rolls": result.rolls(),
+    }
 
 
 def table_resolution(table: Table, result: TableResult) -> Resolution:

@@ -101,8 +101,12 @@ def roll_nodes(r: Resolution, track_name: str | None) -> list[str]:
     for table in r.details.get("tables_rolled", []) or []:
         if isinstance(table, dict):
             name = table.get("name") or str(table.get("table", "table")).replace("_", " ")
-            for text in table.get("results", []):
-                nodes.append(f"oracle name={kdl_string(name)} roll={table.get('roll', 0)} "
+            results = table.get("results", [])
+            # each result with the roll it came from (a "roll twice" row's two rolls); a record
+            # written before "rolls" was kept gives the table's roll to each
+            rolls = table.get("rolls") or [table.get("roll", 0)] * len(results)
+            for text, roll in zip(results, rolls, strict=False):
+                nodes.append(f"oracle name={kdl_string(name)} roll={roll} "
                              f"result={kdl_string(text)}")  # fmt: skip
     if r.kind == "table":
         roll = r.dice[0].value if r.dice else 0

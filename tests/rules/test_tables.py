@@ -82,3 +82,18 @@ def test_rows_must_partition_the_range() -> None:
 @given(st.integers(min_value=0, max_value=2**40))
 def test_table_roll_reproducible(seed: int) -> None:
     assert roll_table(SIMPLE, SeededDice(seed)) == roll_table(SIMPLE, SeededDice(seed))
+
+
+# Pay the Price: "| 96 - 100 | Roll twice |": each result is the row of its own roll, which the
+# Iron Vault export writes beside it (not the 96-100 that sent you there)
+@given(st.sampled_from(ALL_TABLES), st.integers(min_value=0, max_value=2**40))
+def test_each_result_has_the_roll_of_its_own_row(entry: tuple[str, Table], seed: int) -> None:
+    system_id, table = entry
+    tables = next(s for s in all_systems() if s.id == system_id).tables
+    result = roll_table(table, SeededDice(seed), tables)
+    texts, rolls = result.texts(), result.rolls()
+    assert len(rolls) == len(texts)
+    if not result.then:
+        assert rolls == [result.value] and table.row_for(result.value).text == texts[0]
+    if result.row.roll_twice:
+        assert [table.row_for(v).text for v in rolls] == texts

@@ -140,3 +140,16 @@ def test_the_price_an_elegy_move_rolled_is_an_oracle_node() -> None:
     assert [(o.props["name"], o.props["roll"], o.props["result"]) for o in oracles] == [
         ("Pay the Price", 84, "You are stressed")
     ]
+
+
+def test_a_roll_twice_row_exports_each_result_with_its_own_roll() -> None:
+    # Elegy's Pay the Price: "96–100 Roll twice". The two results came from their own rolls (34
+    # and 71); exported with the 98 that sent you to them, Iron Vault showed a roll of 98 for
+    # "You waste blood", a row that is 69–74.
+    params = {"move": "face_danger", "stat": "dexterity", "stat_value": 3, "pay_the_price": True}
+    turn = _turn("elegy", "move", params, [9, 8, 98, 34, 71])
+    oracles = [n for n in _children("elegy", turn) if n.name == "oracle"]
+    assert [(o.props["roll"], o.props["result"]) for o in oracles] == [
+        (34, "Something of value is lost or destroyed"),
+        (71, "You waste blood"),
+    ]

@@ -395,6 +395,7 @@ def test_face_danger_pays_the_price_on_the_table() -> None:
             "name": "Pay the Price",
             "roll": 70,
             "results": ["You waste blood"],
+            "rolls": [70],
         }
     ]
     assert changes(
