@@ -177,6 +177,21 @@ def rolled_on(table: Table, result: TableResult) -> dict[str, Any]:
     }
 
 
+def rows_not_told(details: dict[str, Any], text: str | None) -> list[tuple[str, list[str]]]:
+    """The tables a move rolled on, by name, with the rows ``text`` (the rule's outcome text)
+    does not carry already: Sundered Isles appends its tables' rows to the text, Elegy does not.
+    What the narrator's brief, the offline narration and the terminal show."""
+    told = text or ""
+    found = []
+    for table in details.get("tables_rolled") or []:
+        if not isinstance(table, dict):
+            continue
+        rows = [str(row) for row in table.get("results", []) if str(row) not in told]
+        if rows:
+            found.append((str(table.get("name") or table.get("table") or "Table"), rows))
+    return found
+
+
 def table_resolution(table: Table, result: TableResult) -> Resolution:
     texts = result.texts()
     return Resolution(

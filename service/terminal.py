@@ -38,6 +38,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rules.errors import DiceError
+from rules.tables import rows_not_told
 
 if TYPE_CHECKING:
     from rules.registry import GameSystem
@@ -313,12 +314,8 @@ def render_resolution(resolution: dict[str, Any]) -> Group:
     # a table a move rolled on (Elegy's Pay the Price list, on "Roll on the list below"). Shown
     # only as "table:pay_the_price [d100 84]", the player never read what the price was. A row
     # the rule's text already carries (Sundered Isles appends its tables there) is not repeated.
-    told = str(resolution.get("text") or "")
-    for table in details.get("tables_rolled") or []:
-        rows = [str(r) for r in table.get("results", []) if str(r) not in told]
-        if rows:
-            label = str(table.get("name") or table.get("table", "table"))
-            parts.append(Text(f"{label}: " + "; ".join(rows), style="cyan"))
+    for name, rows in rows_not_told(details, resolution.get("text")):
+        parts.append(Text(f"{name}: " + "; ".join(rows), style="cyan"))
     return Group(*parts)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from rules.errors import UnknownError
 from rules.models import Resolution
 from rules.registry import get_system
+from rules.tables import rows_not_told
 from service.narrator.guard import polarity_of
 from vectorstore.models import Passage
 
@@ -136,15 +137,10 @@ def resolution_brief(resolution: Resolution) -> str:
 def rows_rolled(resolution: Resolution) -> list[str]:
     """The rows of the tables a move rolled on ("Pay the Price: You are stressed"), those the
     rule's text does not carry already (Sundered Isles appends them to it; Elegy does not)."""
-    told = resolution.text or ""
-    lines = []
-    for table in resolution.details.get("tables_rolled") or []:
-        if not isinstance(table, dict):
-            continue
-        rows = [str(row) for row in table.get("results", []) if str(row) not in told]
-        if rows:
-            lines.append(f"{table.get('name') or 'Table'}: " + "; ".join(rows))
-    return lines
+    return [
+        f"{name}: " + "; ".join(rows)
+        for name, rows in rows_not_told(resolution.details, resolution.text)
+    ]
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")

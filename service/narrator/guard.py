@@ -4143,6 +4143,12 @@ _THERE = re.compile(
 _NOT_THE_THING = _word_set("hidden secret lost missing stolen forbidden sealed")
 
 
+def _sentence_spans(words: str) -> Iterator[re.Match[str]]:
+    """Each sentence of the model's words as a match, its offsets the words' own (for an
+    excerpt); the readings below that look at one sentence at a time walk these."""
+    return re.finditer(r"[^.!?]+[.!?]*", words)
+
+
 def _sought_there(words: str, action: str | None) -> list[str]:
     """On a failed search: the sentences where the thing sought shows itself."""
     sought = _SOUGHT.search(action or "")
@@ -4152,9 +4158,18 @@ def _sought_there(words: str, action: str | None) -> list[str]:
     thing = re.escape((nouns or sought["thing"].lower().split())[-1].removesuffix("s"))
     return [
         _excerpt(words, m.start(), m.end())
-        for m in re.finditer(r"[^.!?]+[.!?]*", words)
+        for m in _sentence_spans(words)
         if re.search(rf"\b{thing}", m.group().lower()) and _THERE.search(m.group())
     ]
+
+
+@lru_cache(maxsize=64)
+def _rival_or_mount(rival: str) -> re.Pattern[str]:
+    """The rival, the rival's anything, or a mount, ship or wheels of "his" or "hers"."""
+    return re.compile(
+        rf"\b{re.escape(rival)}(?:'s [a-z]+)?\b|\b(?:his|her|its|their) (?:horse|mount|steed|pony|"
+        r"mule|cart|wagon|carriage|coach|boat|ship|skiff|sled|wheels?|vehicle|oars?)\b"
+    )
 
 
 def _rival_held_up(words: str, action: str | None) -> list[str]:
@@ -4166,12 +4181,9 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
     # the rival, the rival's mount or ship, or, in a sentence that names the rival, "his horse"
     # ("As the bailiff approaches the toll house, he suddenly realizes that his horse has become
     # unresponsive", the twentieth words)
-    who = re.compile(
-        rf"\b{re.escape(rival)}(?:'s [a-z]+)?\b|\b(?:his|her|its|their) (?:horse|mount|steed|pony|"
-        r"mule|cart|wagon|carriage|coach|boat|ship|skiff|sled|wheels?|vehicle|oars?)\b"
-    )
+    who = _rival_or_mount(rival)
     found = []
-    for sentence in re.finditer(r"[^.!?]+[.!?]*", words):
+    for sentence in _sentence_spans(words):
         low = sentence.group().lower()
         if not re.search(rf"\b{re.escape(rival)}\b", low):
             continue
@@ -4270,24 +4282,35 @@ _ATTENDS = (
 )
 
 
-def _victim_attends(words: str, action: str) -> list[re.Match[str]]:
-    """On a theft done well: the sentences where the one robbed attends to what was taken."""
+@lru_cache(maxsize=64)
+def _theft(action: str) -> tuple[re.Pattern[str], frozenset[str]] | None:
+    """For the player's words of a theft: the one robbed attending (a pattern), and the words
+    for what was taken and where it was; None when the words name no one robbed."""
     taken = _STOLEN_FROM.search(action) or _ROBBED_PLACE.search(action)
     if not taken:
-        return []
+        return None
     robbed = re.escape(taken["victim"].lower().split()[-1])
-    marks = {
+    marks = frozenset(
         w.lower().split()[-1]
         for w in (taken.groupdict().get("thing"), taken.groupdict().get("place"))
         if w
-    }
+    )
     attends = re.compile(
         rf"\b{robbed}(?:'s (?:eyes?|gaze|face|hands?|fingers))?\s+(?:\w+\s+){{0,3}}?{_ATTENDS}\b|"
         rf"\b{robbed}\b[^.!?]*?\b(?:he|she|they)\s+(?:\w+\s+)?{_ATTENDS}\b"
     )
+    return attends, marks
+
+
+def _victim_attends(words: str, action: str) -> list[re.Match[str]]:
+    """On a theft done well: the sentences where the one robbed attends to what was taken."""
+    theft = _theft(action)
+    if theft is None:
+        return []
+    attends, marks = theft
     return [
         m
-        for m in re.finditer(r"[^.!?]+[.!?]*", words)
+        for m in _sentence_spans(words)
         if attends.search(low := m.group().lower())
         and any(re.search(rf"\b{re.escape(w)}", low) for w in marks)
     ]

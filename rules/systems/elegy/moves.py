@@ -25,7 +25,7 @@ from rules.systems.elegy.mechanics import (
     roll_conclusion,
 )
 from rules.systems.elegy.params import MoveParams
-from rules.tables import roll_table, rolled_on
+from rules.tables import TableResult, roll_table, rolled_on
 
 MOVES: dict[str, Move] = {m.id: m for m in load_moves("elegy")}
 TABLES = load_tables("elegy")
@@ -133,10 +133,10 @@ def _mark_progress(
     changes.add("progress", new - params.ticks, f"mark progress {times}x ({params.rank})")
 
 
-def _roll_on(table_id: str, source: DiceSource, dice: list[Die]) -> list[str]:
+def _roll_on(table_id: str, source: DiceSource, dice: list[Die]) -> TableResult:
     result = roll_table(TABLES[table_id], source, TABLES)
     dice.extend(result.dice)
-    return result.texts()
+    return result
 
 
 def _roll_on_for_move(
@@ -145,8 +145,7 @@ def _roll_on_for_move(
     """A table a rolled move sends you to (Pay the Price, the ritual's miss, an Endure table):
     its rows under the table's id, and in ``tables_rolled`` as every system records them, so
     the narrator's brief and the Iron Vault export carry the price (they read only that)."""
-    result = roll_table(TABLES[table_id], source, TABLES)
-    dice.extend(result.dice)
+    result = _roll_on(table_id, source, dice)
     details[table_id] = result.texts()
     details.setdefault("tables_rolled", []).append(rolled_on(TABLES[table_id], result))
 
@@ -375,7 +374,7 @@ def _no_roll_move(move: Move, params: MoveParams, source: DiceSource) -> Resolut
     outcome = "no_roll"
     text = move.text or move.trigger
     if move.tables:
-        texts = _roll_on(move.tables[0], source, dice)
+        texts = _roll_on(move.tables[0], source, dice).texts()
         outcome, text = "table", "; ".join(texts)
         details["results"] = texts
     if move.id in {"reach_a_milestone", "develop_a_relationship"}:
