@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``twenty_first``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``twenty_third``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -879,8 +879,86 @@ TWENTY_FIRST_ACTIONS: list[str] = [
     "I slip past the dozing sentry",
     "I cross the swaying rope bridge at night",
 ]
+# ... and a twenty-second and a twenty-third (``--actions twenty_second``, ``twenty_third``), for
+# stop 30's measures, slot for slot like the twenty-first
+TWENTY_SECOND_ACTIONS: list[str] = [
+    "I vault from the quay onto the brigantine's deck",
+    "I brace against the mast as the wave breaks over us",
+    "I scull the skiff ahead of the rising fog",
+    "I pilot the sloop through the shoals at dusk",
+    "I scout the raiders' cove from the cliff top",
+    "I lurk under the gangplank to hear the purser's bargain",
+    "I ask the net mender about the drowned bell",
+    "I coax the reeve into lifting the harbour chain",
+    "I lever the lid off the barnacled strongbox",
+    "I charm the countess's steward at the masque",
+    "I talk the warden into unlocking the cells",
+    "I palm the locket from the drowsing widow's neck",
+    "I kick the brigand off the pier",
+    "I call on the blood to hush the rioting dockers",
+    "I scale the ruined keep to the parapet",
+    "I search the ossuary for the iron key",
+    "I drive my hammer into the ghoul's skull",
+    "I fling my hatchet at the escaping thief",
+    "I race the bishop's rider to the bridge",
+    "I trail the Toreador through the opera house",
+    "I pick the lock on the Sheriff's chest",
+    "I leap the broken span of the aqueduct",
+    "I outstare the rival Tremere",
+    "I roll clear of the toppling bookcase",
+    "I hold the gate shut against the ghouls",
+    "I lunge at the bugbear with my spear",
+    "I grapple the smuggler for the key",
+    "Kell rallies the wavering marines",
+    "I take the dagger from the sleeping captain's belt",
+    "I nock an arrow as the wolves break cover",
+    "I climb the drainpipe to the attic window",
+    "I track the stag through the pinewood",
+    "I barter with the tinker over the lantern",
+    "I tiptoe past the slumbering hounds",
+    "I cross the iced-over river at dawn",
+]
+TWENTY_THIRD_ACTIONS: list[str] = [
+    "I spring from the pier onto the caravel's deck",
+    "I lash myself to the wheel as the gale rises",
+    "I paddle the canoe ahead of the flood",
+    "I thread the cutter between the reefs in the fog",
+    "I observe the slavers' camp from the dunes",
+    "I hide in the longboat to hear the first mate's plan",
+    "I ask the old diver about the sunken treasury",
+    "I wheedle the customs clerk into stamping our papers",
+    "I wrench the bars off the cellar grating",
+    "I charm the duke's falconer at the hunt",
+    "I convince the abbess to open the archive",
+    "I snatch the purse from the dozing banker's lap",
+    "I topple the guard off the wall walk",
+    "I call on the blood to calm the frenzied hounds",
+    "I scale the sea cliff to the watchtower",
+    "I search the wreck for the captain's log",
+    "I cleave my greatsword into the wight's shoulder",
+    "I hurl a javelin at the fleeing raider",
+    "I race the tax collector to the mill",
+    "I stalk the Brujah through the docklands",
+    "I pick the lock on the Regent's cabinet",
+    "I leap the chasm to the far ledge",
+    "I glare down the rival Malkavian",
+    "I scramble clear of the rockfall",
+    "I bar the chapel doors against the revenants",
+    "I thrust my halberd at the hill giant",
+    "I wrestle the acolyte for the censer",
+    "Kell soothes the terrified passengers",
+    "I slip the pendant from the sleeping envoy's neck",
+    "I load my pistol as the pirates board",
+    "I climb the trellis to the balcony",
+    "I track the bear through the birch forest",
+    "I haggle with the cooper over the barrels",
+    "I sneak past the drowsy porters",
+    "I cross the crumbling causeway at high tide",
+]
 assert (
     len(NARRATE)
+    == len(TWENTY_THIRD_ACTIONS)
+    == len(TWENTY_SECOND_ACTIONS)
     == len(TWENTY_FIRST_ACTIONS)
     == len(TWENTIETH_ACTIONS)
     == len(NINETEENTH_ACTIONS)
@@ -924,6 +1002,8 @@ OTHER_WORDS = {
     "nineteenth": NINETEENTH_ACTIONS,
     "twentieth": TWENTIETH_ACTIONS,
     "twenty_first": TWENTY_FIRST_ACTIONS,
+    "twenty_second": TWENTY_SECOND_ACTIONS,
+    "twenty_third": TWENTY_THIRD_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [

@@ -205,6 +205,7 @@ def table_resolution(table: Table, result: TableResult) -> Resolution:
             "table": table.id,
             "name": table.name,
             "results": texts,
+            "rolls": result.rolls(),  # each result's own roll (a "roll twice" row's two)
             "result": result.model_dump(exclude={"dice"}),
         },
     )

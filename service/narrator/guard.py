@@ -3271,7 +3271,9 @@ _CLEARED = re.compile(
     re.IGNORECASE,
 )
 _GETTING_CLEAR = re.compile(
-    r"\b(?:dodg|escap|evad|avoid|flee|fled|surviv|duck|jump|leap|run|hide|slip)", re.IGNORECASE
+    r"\b(?:dodg|escap|evad|avoid|flee|fled|surviv|duck|jump|leap|run|hide|slip|roll|dive|"
+    r"scramble|throw (?:myself|yourself) clear)",
+    re.IGNORECASE,
 )
 _BLOWS = _word_set(
     "strike strikes stab stabs slash slashes hit hits attack attacks swing swings shoot shoots "
@@ -4354,7 +4356,14 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         # what was got clear of, striking home: "You dodge the thrown spear, and it works. The
         # spear pierces your armor, and you feel the pain" (seventh words' run 1)
         found += _not_denied(words, _HARMS_YOU.finditer(words))
-    if not _FORCEFUL.search(action) and not _BLOWS & set(re.findall(r"[a-z]+", action.lower())):
+    # (a blow's foe giving way is the blow landing, whatever its verb: "You drive your hammer
+    # into the ghoul's skull, and it works. As the ghoul's skull crumbles", the twenty-second
+    # words)
+    if (
+        not _FORCEFUL.search(action)
+        and not _BLOWS & set(re.findall(r"[a-z]+", action.lower()))
+        and not _BLOW_STRUCK.search(action)
+    ):
         dodged = {w[:5] for w in re.findall(r"[a-z]{4,}", action.lower())}
         for m in _GIVES_WAY.finditer(words):
             subject = _SUBJECT_BEFORE.search(words[: m.start()])
@@ -4726,8 +4735,9 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " unhurt",
     ),
     # "its movements become sluggish" (a failed attack); "The skeleton, feeling the force of the
-    # attack, lunges at the relic" (a lost one, run 51)
-    ("blow", "failure"): (" sluggish", " force of the attack", " force of the blow"),
+    # attack, lunges at the relic" (a lost one, run 51); "The skeleton roars in pain" (run 52),
+    # "causing it to howl in pain" (run 48)
+    ("blow", "failure"): (" sluggish", " force of the attack", " force of the blow", " in pain"),
     # "they suddenly realize that their position is precarious and vulnerable", "the guard is
     # thrown to the ground", "is now terrified and runs away"
     ("struggle", "failure"): (

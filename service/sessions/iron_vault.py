@@ -109,8 +109,11 @@ def roll_nodes(r: Resolution, track_name: str | None) -> list[str]:
                 nodes.append(f"oracle name={kdl_string(name)} roll={roll} "
                              f"result={kdl_string(text)}")  # fmt: skip
     if r.kind == "table":
-        roll = r.dice[0].value if r.dice else 0
-        for text in facts.table_rows(r):
+        rows = facts.table_rows(r)
+        # each row with its own roll, as a move's tables above; a turn stored before "rolls"
+        # was kept gives the first die to each
+        rolls = r.details.get("rolls") or [r.dice[0].value if r.dice else 0] * len(rows)
+        for text, roll in zip(rows, rolls, strict=False):
             nodes.append(f"oracle name={kdl_string(facts.title(r))} roll={roll} "
                          f"result={kdl_string(text)}")  # fmt: skip
     return nodes

@@ -153,3 +153,22 @@ def test_a_roll_twice_row_exports_each_result_with_its_own_roll() -> None:
         (34, "Something of value is lost or destroyed"),
         (71, "You waste blood"),
     ]
+
+
+def test_a_table_rolled_on_its_own_exports_each_result_with_its_own_roll() -> None:
+    # Elegy's Pay the Price: "96–100 Roll twice". Rolled as a table of its own (not a move's),
+    # both results were exported with the table's first die, 98.
+    turn = _turn("elegy", "table", {"table": "pay_the_price"}, [98, 34, 71])
+    oracles = [n for n in _nodes("elegy", turn) if n.name == "oracle"]
+    assert [(o.props["roll"], o.props["result"]) for o in oracles] == [
+        (34, "Something of value is lost or destroyed"),
+        (71, "You waste blood"),
+    ]
+
+
+def test_a_table_turn_stored_before_rolls_were_kept_still_exports() -> None:
+    # an older turn's record has no "rolls": each result gets the table's roll, as before
+    turn = _turn("elegy", "table", {"table": "pay_the_price"}, [98, 34, 71])
+    del turn.resolution["details"]["rolls"]
+    oracles = [n for n in _nodes("elegy", turn) if n.name == "oracle"]
+    assert [o.props["roll"] for o in oracles] == [98, 98]
