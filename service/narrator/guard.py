@@ -4492,11 +4492,67 @@ def _they_as_you(words: str, action: str | None) -> str:
     return "".join(out) + words[last:] if out else words
 
 
+# A weapon made ready, told striking: "You nock an arrow as the wolves break cover, but not without
+# a cost. The arrow pierces the wolf's heart" (the twenty-second words), "The cutlass pierces the
+# boarders' eyes" (run 13). Readying is the attempt; the shot or the cut is the character acting
+# past it. The weapon, or what it looses, told with no one else's name before it.
+_READYING = re.compile(
+    r"\b(?:draw|draws|ready|readies|nock|nocks|aim|aims|raise|raises|level|levels|load|loads|"
+    r"cock|cocks|unsling|unslings|brandish|brandishes) (?:my|an?|the) (?:[a-z-]+ ){0,2}?"
+    r"(?P<weapon>bow|longbow|shortbow|crossbow|musket|pistol|gun|rifle|arquebus|sling|arrow|bolt|"
+    r"cutlass|sword|blade|knife|dagger|spear|axe|rapier|sabre|saber|mace|hammer|javelin|lance|"
+    r"halberd|flail|harpoon|trident)\b",
+    re.IGNORECASE,
+)
+_LOOSED = {
+    "bow": "arrow|shaft",
+    "longbow": "arrow|shaft",
+    "shortbow": "arrow|shaft",
+    "crossbow": "bolt|quarrel",
+    "musket": "shot|ball|bullet",
+    "pistol": "shot|ball|bullet",
+    "gun": "shot|ball|bullet",
+    "rifle": "shot|ball|bullet",
+    "arquebus": "shot|ball|bullet",
+    "sling": "stone|shot",
+}
+_STRIKES_HOME = (
+    r"(?:pierces?|pierced|strikes?|struck|hits?|finds? (?:its|their) mark|found (?:its|their) "
+    r"mark|slams?|slammed|sinks?|sank|buries|buried|cuts?|slices?|sliced|tears?|tore|plunges?|"
+    r"plunged|lodges?|lodged|bites?|cleaves?|cleaved|slashes|slashed|stabs|stabbed|fells?|felled|"
+    r"kills?|killed)"
+)
+
+
+@lru_cache(maxsize=64)
+def _readied(action: str) -> re.Pattern[str] | None:
+    """For words that make a weapon ready without striking: the weapon, or what it looses, told
+    striking home; None for other words."""
+    lowered = set(re.findall(r"[a-z]+", action.lower()))
+    if _BLOWS & lowered or _BLOW_STRUCK.search(action):
+        return None
+    names = {
+        name
+        for m in _READYING.finditer(action)
+        for name in [m["weapon"].lower(), *_LOOSED.get(m["weapon"].lower(), "").split("|")]
+        if name
+    }
+    if not names:
+        return None
+    return re.compile(
+        rf"\b(?:the|an?)\s+(?:[a-z-]+\s+)?(?:{'|'.join(sorted(names))})s?\s+(?:\w+ly\s+)?"
+        rf"{_STRIKES_HOME}\b",
+        re.IGNORECASE,
+    )
+
+
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
 ) -> list[GuardCheck]:
     words = _they_as_you(words, expect.action)
     acts, befalls = _continuation_acts(words, expect)
+    if readied := _readied(expect.action or ""):
+        acts += [m.group() for m in _not_denied(words, readied.finditer(words))]
     # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
     # "events alone decide only where nothing in the narration tells the success"). The model's
     # words are read again alone: what happens in them must not tell the other side ("..., and it

@@ -1031,7 +1031,34 @@ RUN_51 = [
      "control.", None),  # run 49
 ]  # fmt: skip
 
+# Stop 30: a lost attack told as the foe hurt; a weapon made ready told striking home (the
+# character acting past the attempt); a blow by any verb, and a thing rolled clear of, giving way
+RUN_52_AND_TWENTY_SECOND = [
+    (GO_FORTH_FAILURE, "I attack the skeleton guarding the reliquary",
+     "The skeleton roars in pain, its eyes bulging with fear.", "outcome"),  # run 52
+    (GO_FORTH_FAILURE, "I attack the skeleton guarding the reliquary",
+     "The skeleton's claw bites at the back of its head, causing it to howl in pain.",
+     "outcome"),  # run 48
+    (GO_FORTH_FAILURE, "I attack the skeleton guarding the reliquary",
+     "The skeleton's sharp claws pierce your armor, and you feel a rush of pain.", None),  # run 31
+    (WEAK_FACE_DANGER, "I nock an arrow as the wolves break cover",
+     "The arrow pierces the wolf's heart, but it also leaves a deep wound that will take time to "
+     "heal.", "player_agency"),  # the twenty-second words
+    (WEAK_FACE_DANGER, "I ready my crossbow as the bandits rush the camp",
+     "The bandits' arrows find their mark, and the crossbow's bolts are no match for their "
+     "sharpness.", None),  # the twenty-first words: theirs
+    (WEAK_FACE_DANGER, "I aim my musket as the raiders storm the gate",
+     "The raiders' arrows pierce the gate, leaving a trail of blood and debris.", None),
+    (WEAK_FACE_DANGER, "I draw my bow and loose an arrow at the wolf",
+     "The arrow strikes the wolf's flank, but the pack keeps coming.", None),  # the shot is said
+    (STRONG_FACE_DANGER, "I drive my hammer into the ghoul's skull",
+     "As the ghoul's skull crumbles, its eyes widen in terror, and it turns to run away.", None),
+    (STRONG_FACE_DANGER, "I roll clear of the toppling bookcase",
+     "The bookcase topples and shatters on the flagstones.", None),
+]  # fmt: skip
+
 CASES = [
+    *RUN_52_AND_TWENTY_SECOND,
     *RUN_51,
     *DOORS_HELD_AFTER_ALL,
     *SEEN,
