@@ -3154,6 +3154,23 @@ _FELT = (
     r"(?! (?:among|amongst) (?:the|a)\b)|"
     r"\b(?:your|(?:{names})'s) (?:mind|thoughts|heart) (?:racing|races|raced|reeling|reels|"
     r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b|"
+    # a state of mind on your face, in your eyes or voice, as another sees it: "The
+    # quartermaster looks at the suspicious look on yur face" (runs 44, 49: "you" barred by the
+    # grammar, bent), "the confused look on the face of the person who tried to sweet-talk him"
+    # (runs 41, 48), "the words of desperation in the voice of the person trying to leave"
+    r"\b(?:\w+ )?(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker) "
+    r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|yur|(?:{names})'s) (?:\w+ )?(?:face|eyes|"
+    r"voice|features|expression|gaze)\b|"
+    r"\b(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker|fear|"
+    r"desperation|dread|terror|panic|despair|anger|doubt|hesitation|relief|pride|confidence|"
+    r"determination|excitement|anxiety|unease|nervousness|distress|worry|confusion|"
+    r"disappointment|frustration|defeat|suspicion|disbelief|sadness|guilt|shame|hope|joy)\b "
+    r"(?:on|in) the (?:\w+ )?(?:face|eyes|voice|gaze) of (?:the|a) (?:person|one|individual|"
+    r"figure|stranger) (?:who|trying|attempting)\b|"
+    r"\b(?:fear|desperation|dread|terror|panic|despair|anger|doubt|hesitation|relief|pride|"
+    r"confidence|determination|excitement|anxiety|unease|nervousness|distress|worry|confusion|"
+    r"disappointment|frustration|defeat|suspicion|disbelief|sadness|guilt|shame|hope|joy) "
+    r"(?:on|in) (?:the look on )?(?:yur) (?:face|eyes|voice|gaze)\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
     # fear" (run 10), "The orcs, sensing your desperation" (run 8)
     r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) (?:fear|"
@@ -4817,6 +4834,11 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " grows stronger",
         " grow stronger",
         " lunge",
+        # "The hound's eyes widen, and it leaps towards the source of the blood" (runs 43, 52)
+        " leaps",
+        " leapt",
+        " leaped",
+        " pounce",
     ),
     # "suddenly found himself surrounded by a group of guards", "quickly stops and turns back",
     # "his horse has gone astray", "the race is canceled" (resent, and the sixteenth words)

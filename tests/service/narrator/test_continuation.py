@@ -1055,6 +1055,22 @@ RUN_52_AND_TWENTY_SECOND = [
      "As the ghoul's skull crumbles, its eyes widen in terror, and it turns to run away.", None),
     (STRONG_FACE_DANGER, "I roll clear of the toppling bookcase",
      "The bookcase topples and shatters on the flagstones.", None),
+    # the character's state of mind on their face as another sees it (runs 41, 44, 48, 49)
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "The quartermaster looks at the suspicious look on yur face and shakes his head.",
+     "player_agency"),
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "The quartermaster looks at the confused look on the surprised face of the person who tried "
+     "to sweet-talk him, and he realizes that his plan was a failure.", "player_agency"),
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "The quartermaster's face turns red, and he looks at his watch.", None),  # run 40: his
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "The quartermaster's face contorts in disbelief as he realizes the mistake.", None),
+    # a stilled hound leaping (runs 22, 43, 52); lying still is stilled
+    (WEAK_FACE_DANGER, "I call on the blood to still the hound",
+     "The hound's eyes widen, and it leaps towards the source of the blood.", "outcome"),
+    (WEAK_FACE_DANGER, "I call on the blood to still the hound",
+     "The hound's breathing slows, and it sinks down onto the straw.", None),
 ]  # fmt: skip
 
 CASES = [

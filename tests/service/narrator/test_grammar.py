@@ -26,6 +26,7 @@ from rules.models import Resolution
 from rules.registry import resolve_roll
 from service.narrator.grammar import (
     BANNED,
+    BENT,
     EXCLUDED,
     LEAD_WORDS,
     PROMPT_WORDS,
@@ -84,10 +85,12 @@ def test_no_number_tag_or_second_sentence() -> None:
 
 
 def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
-    assert continuation_grammar("unnamed").banned == (*BANNED, *ROLES, *LEAD_WORDS, *PROMPT_WORDS)
-    assert continuation_grammar("Bo").banned == (*BANNED, *ROLES, *LEAD_WORDS, *PROMPT_WORDS)
+    plain = (*BANNED, *BENT, *ROLES, *LEAD_WORDS, *PROMPT_WORDS)
+    assert continuation_grammar("unnamed").banned == plain
+    assert continuation_grammar("Bo").banned == plain
     assert continuation_grammar("Mara Vell").banned == (
         *BANNED,
+        *BENT,
         *ROLES,
         *LEAD_WORDS,
         *PROMPT_WORDS,
@@ -148,6 +151,14 @@ def test_the_character_is_not_named_by_a_role_either() -> None:
     )
     assert not grammar.accepts("The gatekeeper's eyes widen as he realizes the intruder.")
     assert grammar.accepts("A gust of wind blows through the narrow corridor.")
+
+
+def test_your_bent_is_barred_too() -> None:
+    # runs 44 and 49: "The quartermaster looks at the suspicious look on yur face" (the
+    # character made to feel, "you" spelt round the bar)
+    grammar = continuation_grammar("Kell")
+    assert not grammar.accepts("The quartermaster looks at the suspicious look on yur face.")
+    assert grammar.accepts("The quartermaster looks at the ledger and frowns.")
 
 
 def test_the_leads_words_are_not_said_again() -> None:
