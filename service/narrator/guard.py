@@ -4054,7 +4054,14 @@ _CALMING = re.compile(
 _PANIC_SPREADS = re.compile(
     r"\b(?:panic|panics|panicked|panicking|flee|flees|fled|fleeing|scatter|scatters|scattered) "
     r"(?:and|in|away|off|into|from|for)\b|\bin (?:terror|panic|a panic)\b|"
-    r"\b(?:begins?|began|start|starts|started) to (?:panic|flee|scatter|scream)\b",
+    r"\b(?:begins?|began|start|starts|started) to (?:panic|flee|scatter|scream)\b|"
+    # ("The crew's hearts thumped as they watched the storm clouds roll in, their fear growing",
+    # run 53, the crew steadied)
+    r"\b(?:fear|fears|panic|terror|dread|unease|anxiety|alarm) (?:grows?|growing|grew|rises?|"
+    r"rising|rose|mounts?|mounting|mounted|spreads?|spreading|intensif\w*|deepens?|deepening|"
+    r"swells?|swelling)\b|\b(?:grow|grows|grew|growing|become|becomes|became|becoming) (?:more |"
+    r"increasingly )?(?:afraid|frightened|terrified|fearful|panicked|anxious|desperate|restless|"
+    r"agitated)\b",
     re.IGNORECASE,
 )
 _VICTIM_KNOWS = re.compile(

@@ -1066,6 +1066,12 @@ RUN_52_AND_TWENTY_SECOND = [
      "The quartermaster's face turns red, and he looks at his watch.", None),  # run 40: his
     (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
      "The quartermaster's face contorts in disbelief as he realizes the mistake.", None),
+    # a crew steadied told as its fear growing (run 53); its fear subsiding is the steadying
+    (STRONG_FACE_DANGER, "Kell steadies the frightened crew",
+     "The crew's hearts thumped as they watched the storm clouds roll in, their fear growing.",
+     "outcome"),
+    (STRONG_FACE_DANGER, "Kell steadies the frightened crew",
+     "The crew's fear subsides, and they begin to relax.", None),  # run 19
     # a stilled hound leaping (runs 22, 43, 52); lying still is stilled
     (WEAK_FACE_DANGER, "I call on the blood to still the hound",
      "The hound's eyes widen, and it leaps towards the source of the blood.", "outcome"),

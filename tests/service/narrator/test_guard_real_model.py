@@ -204,6 +204,7 @@ REPORTED_ONLY = {
     "real_run52": "judged at b1f44af (the final code), not tuned on: reported",
     "real_twenty_second1": "a twenty-second set of words, judged at 2f3c560 (stop 29's final "
     "code), then read for a blow's foe giving way and rolling clear: reported",
+    "real_run53": "judged at 3165760, then read for a calming told as fear growing: reported",
 }
 
 
