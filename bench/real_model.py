@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``twenty_third``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``twenty_fifth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -879,7 +879,7 @@ TWENTY_FIRST_ACTIONS: list[str] = [
     "I slip past the dozing sentry",
     "I cross the swaying rope bridge at night",
 ]
-# ... and a twenty-second and a twenty-third (``--actions twenty_second``, ``twenty_third``), for
+# ... and a twenty-second to a twenty-fifth (``--actions twenty_second`` ... ``twenty_fifth``), for
 # stop 30's measures, slot for slot like the twenty-first
 TWENTY_SECOND_ACTIONS: list[str] = [
     "I vault from the quay onto the brigantine's deck",
@@ -955,8 +955,84 @@ TWENTY_THIRD_ACTIONS: list[str] = [
     "I sneak past the drowsy porters",
     "I cross the crumbling causeway at high tide",
 ]
+TWENTY_FOURTH_ACTIONS: list[str] = [
+    "I bound from the jetty onto the dhow's deck",
+    "I grip the shrouds as the squall strikes",
+    "I pull the dinghy ahead of the breaking storm",
+    "I steer the lugger past the sandbar at midnight",
+    "I survey the wreckers' beach from the headland",
+    "I crouch behind the nets to hear the harbourmaster's deal",
+    "I ask the ferrywoman about the vanished lighthouse keeper",
+    "I persuade the toll keeper into raising the barrier",
+    "I prise the boards off the nailed crate",
+    "I charm the prince's cupbearer at the banquet",
+    "I coax the gravedigger to show me the vault",
+    "I lift the seal ring from the snoozing magistrate's hand",
+    "I shove the cutthroat off the balcony",
+    "I call on the blood to silence the howling dogs",
+    "I scale the crumbling belfry to the roof",
+    "I search the library for the stolen deed",
+    "I slam my club into the orc's jaw",
+    "I throw my dagger at the fleeing spy",
+    "I race the constable to the ferry",
+    "I follow the Nosferatu through the sewers",
+    "I pick the lock on the Seneschal's desk",
+    "I leap the gap to the neighbouring roof",
+    "I stare down the rival Ventrue",
+    "I dive clear of the collapsing scaffold",
+    "I brace the door against the zombies",
+    "I slash at the troll with my sabre",
+    "I wrestle the bandit for the lantern",
+    "Kell calms the panicking villagers",
+    "I take the map from the sleeping cartographer's table",
+    "I string my bow as the goblins swarm the wall",
+    "I climb the rope to the crow's nest",
+    "I track the deer through the fen",
+    "I dicker with the smith over the blade",
+    "I creep past the dozing guards",
+    "I cross the sagging bridge in the storm",
+]
+TWENTY_FIFTH_ACTIONS: list[str] = [
+    "I jump from the dock onto the galley's deck",
+    "I hold fast to the bowsprit as the wave hits",
+    "I scull the punt ahead of the rising tide",
+    "I guide the barge through the narrows at dawn",
+    "I watch the pirate cove from the sea cliffs",
+    "I hide under the pier to hear the smugglers' plans",
+    "I ask the harbour witch about the cursed anchor",
+    "I talk the gatekeeper into lowering the drawbridge",
+    "I pry the grate off the storm drain",
+    "I charm the archbishop's secretary at the feast",
+    "I persuade the warden to release my brother",
+    "I pinch the key from the dozing innkeeper's belt",
+    "I push the thug off the parapet",
+    "I call on the blood to calm the raging mob",
+    "I scale the cliff face to the hermit's cave",
+    "I search the crypt for the silver chalice",
+    "I bring my axe down on the ghoul's neck",
+    "I hurl a rock at the fleeing bandit",
+    "I race the rival courier to the palace",
+    "I tail the Lasombra through the cathedral",
+    "I pick the lock on the Keeper's vault",
+    "I leap the ravine to the far bank",
+    "I face down the rival Toreador",
+    "I throw myself clear of the falling beam",
+    "I hold the hatch shut against the drowned dead",
+    "I thrust my spear at the wyvern",
+    "I grapple the cultist for the dagger",
+    "Kell steadies the frightened oarsmen",
+    "I slip the letter from the sleeping courier's satchel",
+    "I raise my crossbow as the brigands rush the gate",
+    "I climb the chain to the drawbridge tower",
+    "I track the wolves through the snow",
+    "I bargain with the peddler over the amulet",
+    "I slip past the sleeping sentries",
+    "I cross the flooded ford at night",
+]
 assert (
     len(NARRATE)
+    == len(TWENTY_FIFTH_ACTIONS)
+    == len(TWENTY_FOURTH_ACTIONS)
     == len(TWENTY_THIRD_ACTIONS)
     == len(TWENTY_SECOND_ACTIONS)
     == len(TWENTY_FIRST_ACTIONS)
@@ -1004,6 +1080,8 @@ OTHER_WORDS = {
     "twenty_first": TWENTY_FIRST_ACTIONS,
     "twenty_second": TWENTY_SECOND_ACTIONS,
     "twenty_third": TWENTY_THIRD_ACTIONS,
+    "twenty_fourth": TWENTY_FOURTH_ACTIONS,
+    "twenty_fifth": TWENTY_FIFTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [

@@ -1640,8 +1640,13 @@ _HOLDING_WORDS = (
     r"hold|holds|bar|bars|block|blocks|barricade|barricades|shut|shuts|close|closes|seal|seals|"
     r"brace|braces|wedge|wedges"
 )
-_HOLDING = re.compile(rf"\b(?:{_HOLDING_WORDS})\b", re.IGNORECASE)
-_KEEPING_SHUT = re.compile(rf"\b(?:{_HOLDING_WORDS}|keep|keeps|guard|guards)\b", re.IGNORECASE)
+# (as the attempt's verb, not a noun: "I wrench the bars off the cellar grating" is no holding,
+# the twenty-third words; a verb is the words' first, a name's next, or one after "to", "and")
+_VERB_SLOT = r"(?:^(?:I |[A-Z][a-z]+ )?(?:try to |attempt to )?|\b(?:to|and|then) )"
+_HOLDING = re.compile(rf"{_VERB_SLOT}(?:{_HOLDING_WORDS})\b", re.IGNORECASE)
+_KEEPING_SHUT = re.compile(
+    rf"{_VERB_SLOT}(?:{_HOLDING_WORDS}|keep|keeps|guard|guards)\b", re.IGNORECASE
+)
 _OPENING_WAY = re.compile(
     r"\b(?:open|wide|opens|opened|gives? way|gave way|shatter\w*|splinter\w*|apart|caves? in|"
     r"caved in|crumble\w*|revealing)\b",
@@ -4198,6 +4203,9 @@ def _rival_or_mount(rival: str) -> re.Pattern[str]:
     )
 
 
+_HE_OR_SHE = re.compile(r"\b(?:he|she)\b")
+
+
 def _rival_held_up(words: str, action: str | None) -> list[str]:
     """On a race lost: where the rival (or the rival's mount, ship, wheels) does anything but
     what the race's winner does."""
@@ -4211,9 +4219,14 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
     found = []
     for sentence in _sentence_spans(words):
         low = sentence.group().lower()
-        if not re.search(rf"\b{re.escape(rival)}\b", low):
+        named = re.search(rf"\b{re.escape(rival)}\b", low)
+        if not named:
             continue
-        for m in who.finditer(low):
+        # ... and "he" or "she" after the rival is named in the sentence ("As the tax collector
+        # approaches, he suddenly notices a sudden storm that threatens to wash away all of his
+        # plans", the twenty-third words)
+        subjects = [*who.finditer(low), *_HE_OR_SHE.finditer(low, named.end())]
+        for m in subjects:
             # past a clause about them: "The knight, who was expecting to win the race, ..."
             rest = re.sub(r"^,[^,.;!?]*,", "", low[m.end() :])
             tokens = re.findall(r"[a-z']+|[^\sa-z']", rest)[:8]
@@ -4800,6 +4813,13 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " creaks open",
         " springs open",
         " pops open",
+        # ("The lock is jammed, and it takes a long time to turn", the twenty-third words)
+        " takes a long",
+        " take a long",
+        # ("As the bars come loose, they begin to fall on the floor", the twenty-third words)
+        " come loose",
+        " comes loose",
+        " came loose",
     ),
     # "The quartermaster ... reluctantly agrees to let go of the ship"
     ("persuading", "failure"): (" agree", " nods", " reluctantly"),
@@ -4827,6 +4847,10 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " vulnerab",
         " terrif",
         " thrown",
+        # ("The acolyte's muscles give way, and the censer tips over", the twenty-third words)
+        " give way",
+        " gives way",
+        " gave way",
     ),
     # "As the bells continue to ring", "The bells ring out", "The storm grows stronger" (not
     # another thing going on: "The bells fall silent, and the crowd below continues to stare")
@@ -4841,6 +4865,14 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " grows stronger",
         " grow stronger",
         " lunge",
+        # ("The hounds' frenzied cries become a deafening roar", the twenty-third words; "The
+        # crowd's cries grew more desperate", the twenty-first)
+        " deafening roar",
+        " become a roar",
+        " becomes a roar",
+        " grew more",
+        " grow more",
+        " grows more",
         # "The hound's eyes widen, and it leaps towards the source of the blood" (runs 43, 52)
         " leaps",
         " leapt",
@@ -4868,7 +4900,24 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
     # "The door slams shut with a loud crash" (holding it failed); "The orcs, noticing the door is
     # now locked" (run 14). (Not "traps": "The door swings open, revealing a narrow passage that
     # traps ..." is the failure's danger, runs 26, 33, 45.)
-    ("holding", "failure"): (" slams shut", " slammed shut", " now locked"),
+    ("holding", "failure"): (
+        " slams shut",
+        " slammed shut",
+        " now locked",
+        # ("The chapel doors are locked tight, and the revenants can't break through", the
+        # twenty-third words)
+        " locked tight",
+        " hold fast",
+        " holds fast",
+        " held fast",
+        " stays shut",
+        " remains shut",
+        " can't break through",
+        " cannot break through",
+        " unable to break through",
+        " fail to break through",
+        " fails to break through",
+    ),
 }
 
 

@@ -1072,6 +1072,26 @@ RUN_52_AND_TWENTY_SECOND = [
      "outcome"),
     (STRONG_FACE_DANGER, "Kell steadies the frightened crew",
      "The crew's fear subsides, and they begin to relax.", None),  # run 19
+    # the twenty-third words: a failed wrench, pick, bar; a lost struggle and race; hounds calmed
+    (MISS_FACE_DANGER, "I wrench the bars off the cellar grating",
+     "As the bars come loose, they begin to fall on the floor, causing a loud crash.", "outcome"),
+    (MISS_FACE_DANGER, "I wrench the bars off the cellar grating",
+     "The bars hold firm, and the grating shrieks against its rusted frame.", None),
+    (STORYTELLER_FAILURE, "I pick the lock on the Regent's cabinet",
+     "The lock is jammed, and it takes a long time to turn.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I bar the chapel doors against the revenants",
+     "The chapel doors are locked tight, and the revenants can't break through.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I bar the chapel doors against the revenants",
+     "The revenants are determined to break through the doors, and they tear at the wood.", None),
+    (ROLL_UNDER_FAILURE, "I wrestle the acolyte for the censer",
+     "The acolyte's muscles give way, and the censer tips over.", "outcome"),
+    (GO_FORTH_FAILURE, "I race the tax collector to the mill",
+     "As the tax collector approaches, he suddenly notices a sudden storm that threatens to wash "
+     "away all of his plans.", "outcome"),
+    (GO_FORTH_FAILURE, "I race the tax collector to the mill",
+     "As the tax collector approaches the mill, he grins and waves from the door.", None),
+    (WEAK_FACE_DANGER, "I call on the blood to calm the frenzied hounds",
+     "The hounds' frenzied cries become a deafening roar.", "outcome"),
     # a stilled hound leaping (runs 22, 43, 52); lying still is stilled
     (WEAK_FACE_DANGER, "I call on the blood to still the hound",
      "The hound's eyes widen, and it leaps towards the source of the blood.", "outcome"),

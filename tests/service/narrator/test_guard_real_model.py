@@ -205,6 +205,8 @@ REPORTED_ONLY = {
     "real_twenty_second1": "a twenty-second set of words, judged at 2f3c560 (stop 29's final "
     "code), then read for a blow's foe giving way and rolling clear: reported",
     "real_run53": "judged at 3165760, then read for a calming told as fear growing: reported",
+    "real_twenty_third1": "a twenty-third set of words, judged at d49d571 (0/6 caught), then "
+    "read for holding, opening, struggle and race words: reported",
 }
 
 

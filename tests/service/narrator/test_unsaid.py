@@ -57,6 +57,11 @@ def _allowed(action: str, dice: list[int], sentence: str) -> bool:
         ("I tiptoe past the snoring ghouls", {"unseen"}),
         ("I shake the sleeping sentry awake", set()),
         ("I leap to the deck", set()),
+        # holding is a verb, not the bars one wrenches off (the twenty-third words)
+        ("I wrench the bars off the cellar grating", {"opening"}),
+        ("I bar the chapel doors against the revenants", {"holding"}),
+        ("Kell holds the gate against the raiders", {"holding"}),
+        ("I try to hold the hatch shut", {"holding"}),
     ],
 )
 def test_the_kind_of_attempt_is_read_from_the_players_words(action: str, kinds: set[str]) -> None:
