@@ -3124,6 +3124,14 @@ _CLAUSE_START = (
 _ADVERBS = r"(?:(?:\w+ly|then|also|just|still|finally|soon|again|even|only|now)\s+)*"
 
 
+# States of mind another may see in the character: "sensing your fear", "the confused look on
+# the face of the person who tried", "desperation in yur voice"
+_SEEN_FEELINGS = (
+    r"(?:fear|desperation|dread|terror|panic|despair|anger|rage|doubt|hesitation|relief|pride|"
+    r"confidence|determination|excitement|anxiety|unease|nervousness|weakness|distress|worry|"
+    r"apprehension|uncertainty|discomfort|confusion|disappointment|frustration|defeat|suspicion|"
+    r"disbelief|sadness|guilt|shame|hope|joy)"
+)
 # A feeling told after the lead without a "you feel": "It was a moment of relief and
 # accomplishment", "The cliff, now a symbol of pride and accomplishment for Kell", "your mind
 # racing with possibilities" (a real model's, runs 8 and 9).
@@ -3166,22 +3174,14 @@ _FELT = (
     r"\b(?:\w+ )?(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker) "
     r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|yur|(?:{names})'s) (?:\w+ )?(?:face|eyes|"
     r"voice|features|expression|gaze)\b|"
-    r"\b(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker|fear|"
-    r"desperation|dread|terror|panic|despair|anger|doubt|hesitation|relief|pride|confidence|"
-    r"determination|excitement|anxiety|unease|nervousness|distress|worry|confusion|"
-    r"disappointment|frustration|defeat|suspicion|disbelief|sadness|guilt|shame|hope|joy)\b "
-    r"(?:on|in) the (?:\w+ )?(?:face|eyes|voice|gaze) of (?:the|a) (?:person|one|individual|"
-    r"figure|stranger) (?:who|trying|attempting)\b|"
-    r"\b(?:fear|desperation|dread|terror|panic|despair|anger|doubt|hesitation|relief|pride|"
-    r"confidence|determination|excitement|anxiety|unease|nervousness|distress|worry|confusion|"
-    r"disappointment|frustration|defeat|suspicion|disbelief|sadness|guilt|shame|hope|joy) "
-    r"(?:on|in) (?:the look on )?(?:yur) (?:face|eyes|voice|gaze)\b|"
+    rf"\b(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker|"
+    rf"{_SEEN_FEELINGS})\b (?:on|in) the (?:\w+ )?(?:face|eyes|voice|gaze) of (?:the|a) "
+    r"(?:person|one|individual|figure|stranger) (?:who|trying|attempting)\b|"
+    rf"\b{_SEEN_FEELINGS} (?:on|in) (?:the look on )?(?:yur) (?:face|eyes|voice|gaze)\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
     # fear" (run 10), "The orcs, sensing your desperation" (run 8)
-    r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) (?:fear|"
-    r"desperation|dread|terror|panic|despair|anger|rage|doubt|hesitation|relief|pride|"
-    r"confidence|determination|excitement|anxiety|unease|nervousness|weakness|distress|worry|"
-    r"apprehension|uncertainty|discomfort)\b|"
+    r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) "
+    rf"{_SEEN_FEELINGS}\b|"
     # "you feel your heart race with fear", "feeling the pain and fear in your body" (run 9)
     r"\b(?:feel|feels|felt|feeling)\b[^.!?;:]{0,40}?\b(?:fear|dread|terror|panic|despair|joy|"
     r"pride|relief|anger|rage|fury|guilt|shame|hope|determination|excitement|elation|regret|"
