@@ -47,6 +47,9 @@ ROLES = (
 # ... and "your" bent round the bar: "The quartermaster looks at the suspicious look on yur face"
 # (runs 44 and 49, grammar1: all three of the labelled replies that hold it)
 BENT = (" yur",)
+# ... and the character's own voice in the narrator's words: "The guard's strength is too great
+# for a novice like myself" (run 54; "I" and "me" stay: others' speech is told with them)
+VOICE = (" myself",)
 # ... and the lead's own words for the outcome (lead.py): "The customs cutter from the lighthouse
 # gallery, but not without a cost." (the fifteenth words: the lead echoed as no sentence)
 LEAD_WORDS = (
@@ -230,16 +233,17 @@ def continuation_grammar(
     game: str | None = None,
     attempt: str | None = None,
 ) -> SentenceGrammar:
-    """The grammar of the sentence after a lead: no "you" or "player" (nor "yur"), nor a noun
-    for the character (ROLES, and doer_words of the ``attempt``), nor the lead's words for the
-    outcome, nor the prompt's word "sentence", nor the character's name (its words of three
-    letters or more), nor the words ``unsaid`` bars for the outcome (unsaid.py: those barred
+    """The grammar of the sentence after a lead: no "you" or "player" (nor "yur" or "myself"),
+    nor a noun for the character (ROLES, and doer_words of the ``attempt``), nor the lead's words
+    for the outcome, nor the prompt's word "sentence", nor the character's name (its words of
+    three letters or more), nor the words ``unsaid`` bars for the outcome (unsaid.py: those barred
     with a leading space at a word's start only), nor the name of the ``game`` (game_words)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
     return SentenceGrammar(
         banned=BANNED
         + BENT
+        + VOICE
         + ROLES
         + doer_words(attempt)
         + LEAD_WORDS

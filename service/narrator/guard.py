@@ -432,7 +432,8 @@ _NORMALISE = str.maketrans(
 )
 # Quoted speech: double quotes, or single quotes opening before a capital (not apostrophes).
 # An unclosed quotation (a prefix cut mid-speech) runs to the end.
-_QUOTED = re.compile(r'"[^"]*(?:"|$)|(?<![\w])\'(?=[A-Z])[^\']*?(?:\'(?![a-z])|$)')
+# (an apostrophe inside single-quoted speech is no end of it: "'I don't know what to do.'")
+_QUOTED = re.compile(r'"[^"]*(?:"|$)|(?<![\w])\'(?=[A-Z])(?:[^\']|\'(?=[a-z]))*?(?:\'(?![a-z])|$)')
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n\s*\n")
 
 
@@ -3629,7 +3630,12 @@ _GETS_AWAY = re.compile(
     r"away|escapes?|escaped|(?:is|are|was|were) gone|out of sight|(?:loses?|lost|shakes?|shook) "
     r"(?:you|your trail|the trail)|(?:melts?|melted|fades?|faded|retreats?|"
     r"retreated|slips?|slipped|recedes?|receded) (?:back )?into the "
-    r"(?:shadows|darkness|dark|night|fog|mist|crowd)|lose (?:its|their|his|her) trail)\b",
+    r"(?:shadows|darkness|dark|night|fog|mist|crowd)|lose (?:its|their|his|her) trail|"
+    # ("The marsh becomes a vast, open expanse of grass and mud as the goblins' trail fades
+    # away", run 54)
+    r"(?:trail|tracks|scent|footprints|spoor) (?:\w+ )?(?:fades?|faded|fading|vanish(?:es|ed)?|"
+    r"disappears?|disappeared|goes cold|went cold|grows? faint|grew faint|(?:is|was) lost|ends|"
+    r"ended))\b",
     re.IGNORECASE,
 )
 
@@ -4583,6 +4589,9 @@ def _readied(action: str) -> re.Pattern[str] | None:
     )
 
 
+_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|myself)\b")
+
+
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
 ) -> list[GuardCheck]:
@@ -4590,6 +4599,9 @@ def _with_continuation(
     acts, befalls = _continuation_acts(words, expect)
     if readied := _readied(expect.action or ""):
         acts += [m.group() for m in _not_denied(words, readied.finditer(words))]
+    # the narrator tells "you"; its own "I" or "myself" outside speech is the character's voice:
+    # "The guard's strength is too great for a novice like myself" (run 54)
+    acts += [m.group() for m in _FIRST_PERSON.finditer(_unquoted(words))]
     # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
     # "events alone decide only where nothing in the narration tells the success"). The model's
     # words are read again alone: what happens in them must not tell the other side ("..., and it
@@ -4847,7 +4859,10 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " vulnerab",
         " terrif",
         " thrown",
-        # ("The acolyte's muscles give way, and the censer tips over", the twenty-third words)
+        # ("The acolyte's muscles give way, and the censer tips over", the twenty-third words; "As
+        # the orc struggles to defend itself, its eyes widen in fear", run 54)
+        " struggles to defend",
+        " widen in fear",
         " give way",
         " gives way",
         " gave way",
@@ -4873,7 +4888,9 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " grew more",
         " grow more",
         " grows more",
-        # "The hound's eyes widen, and it leaps towards the source of the blood" (runs 43, 52)
+        # "The hound's eyes widen, and it leaps towards the source of the blood" (runs 43, 52),
+        # "it lungses towards the source of the blood" (runs 43, 54: "lunge" barred, misspelt)
+        " lungses",
         " leaps",
         " leapt",
         " leaped",

@@ -1092,6 +1092,22 @@ RUN_52_AND_TWENTY_SECOND = [
      "As the tax collector approaches the mill, he grins and waves from the door.", None),
     (WEAK_FACE_DANGER, "I call on the blood to calm the frenzied hounds",
      "The hounds' frenzied cries become a deafening roar.", "outcome"),
+    # run 54: the character's own voice; a trail lost on a tracking success; a misspelt lunge;
+    # a struggle lost told as the other side afraid
+    (GO_FORTH_FAILURE, "I wrestle the guard for the key",
+     "The guard's strength is too great for a novice like myself.", "player_agency"),
+    (GO_FORTH_TIE, "I haggle with the dwarf over the price",
+     "The dwarf looks at the haggling, then sighs and says, 'I don't know what to do.'", None),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "The marsh becomes a vast, open expanse of grass and mud as the goblins' trail fades away.",
+     "outcome"),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "The goblins' trail winds deeper into the reeds, fresh and plain.", None),
+    (WEAK_FACE_DANGER, "I call on the blood to still the hound",
+     "The hound's eyes widen in terror, and it lungses towards the source of the blood.",
+     "outcome"),
+    (ROLL_UNDER_FAILURE, "I arm-wrestle the orc for the map",
+     "As the orc struggles to defend itself, its eyes widen in fear and confusion.", "outcome"),
     # a stilled hound leaping (runs 22, 43, 52); lying still is stilled
     (WEAK_FACE_DANGER, "I call on the blood to still the hound",
      "The hound's eyes widen, and it leaps towards the source of the blood.", "outcome"),

@@ -31,6 +31,7 @@ from service.narrator.grammar import (
     LEAD_WORDS,
     PROMPT_WORDS,
     ROLES,
+    VOICE,
     WRITTEN,
     SentenceGrammar,
     continuation_grammar,
@@ -85,12 +86,13 @@ def test_no_number_tag_or_second_sentence() -> None:
 
 
 def test_a_name_too_short_or_unnamed_bans_nothing_more() -> None:
-    plain = (*BANNED, *BENT, *ROLES, *LEAD_WORDS, *PROMPT_WORDS)
+    plain = (*BANNED, *BENT, *VOICE, *ROLES, *LEAD_WORDS, *PROMPT_WORDS)
     assert continuation_grammar("unnamed").banned == plain
     assert continuation_grammar("Bo").banned == plain
     assert continuation_grammar("Mara Vell").banned == (
         *BANNED,
         *BENT,
+        *VOICE,
         *ROLES,
         *LEAD_WORDS,
         *PROMPT_WORDS,
@@ -159,6 +161,8 @@ def test_your_bent_is_barred_too() -> None:
     grammar = continuation_grammar("Kell")
     assert not grammar.accepts("The quartermaster looks at the suspicious look on yur face.")
     assert grammar.accepts("The quartermaster looks at the ledger and frowns.")
+    # run 54: "The guard's strength is too great for a novice like myself"
+    assert not grammar.accepts("The guard's strength is too great for a novice like myself.")
 
 
 def test_the_leads_words_are_not_said_again() -> None:

@@ -207,6 +207,8 @@ REPORTED_ONLY = {
     "real_run53": "judged at 3165760, then read for a calming told as fear growing: reported",
     "real_twenty_third1": "a twenty-third set of words, judged at d49d571 (0/6 caught), then "
     "read for holding, opening, struggle and race words: reported",
+    "real_run54": "judged at d5c82db (3/8 caught, 0/52 false alarms), then read for the "
+    "character's own voice, a trail fading, a misspelt lunge and a struggle lost: reported",
 }
 
 
