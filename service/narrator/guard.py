@@ -3882,7 +3882,8 @@ def _not_denied(words: str, matches: Iterable[re.Match[str]]) -> list[re.Match[s
 # on the shore", run 22; "causing you to lose balance and fall down the tower", run 25).
 _CLIMBING = re.compile(
     r"\b(?:climb|climbs|scale|scales|cross|crosses|leap|leaps|jump|jumps|vault|vaults|swing|"
-    r"swings|balance|balances|scramble|scrambles|ascend|ascends)\b(?! at\b)",
+    r"swings|balance|balances|scramble|scrambles|ascend|ascends|bound|bounds|spring|springs|hop|"
+    r"hops)\b(?! at\b)",
     re.IGNORECASE,
 )
 _FALLS = re.compile(
@@ -4828,7 +4829,9 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         # ("The lock is jammed, and it takes a long time to turn", the twenty-third words)
         " takes a long",
         " take a long",
-        # ("As the bars come loose, they begin to fall on the floor", the twenty-third words)
+        # ("As the bars come loose, they begin to fall on the floor", the twenty-third words; "The
+        # boards start to split, and the crate begins to tip over", the twenty-fourth)
+        " split",
         " come loose",
         " comes loose",
         " came loose",

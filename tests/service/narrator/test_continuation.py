@@ -1108,6 +1108,13 @@ RUN_52_AND_TWENTY_SECOND = [
      "outcome"),
     (ROLL_UNDER_FAILURE, "I arm-wrestle the orc for the map",
      "As the orc struggles to defend itself, its eyes widen in fear and confusion.", "outcome"),
+    # the twenty-fourth words: what was leapt from breaking apart behind; boards split on a
+    # failed prising
+    (STRONG_FACE_DANGER, "I bound from the jetty onto the dhow's deck",
+     "The dhow's crew cheered as the jetty broke apart, and they sailed off into the sunset.",
+     None),
+    (MISS_FACE_DANGER, "I prise the boards off the nailed crate",
+     "The boards start to split, and the crate begins to tip over.", "outcome"),
     # a stilled hound leaping (runs 22, 43, 52); lying still is stilled
     (WEAK_FACE_DANGER, "I call on the blood to still the hound",
      "The hound's eyes widen, and it leaps towards the source of the blood.", "outcome"),
