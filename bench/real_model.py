@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``twenty_fifth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``twenty_sixth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -879,7 +879,7 @@ TWENTY_FIRST_ACTIONS: list[str] = [
     "I slip past the dozing sentry",
     "I cross the swaying rope bridge at night",
 ]
-# ... and a twenty-second to a twenty-fifth (``--actions twenty_second`` ... ``twenty_fifth``), for
+# ... and a twenty-second to a twenty-sixth (``--actions twenty_second`` ... ``twenty_sixth``), for
 # stop 30's measures, slot for slot like the twenty-first
 TWENTY_SECOND_ACTIONS: list[str] = [
     "I vault from the quay onto the brigantine's deck",
@@ -1029,8 +1029,46 @@ TWENTY_FIFTH_ACTIONS: list[str] = [
     "I slip past the sleeping sentries",
     "I cross the flooded ford at night",
 ]
+TWENTY_SIXTH_ACTIONS: list[str] = [
+    "I jump from the breakwater onto the frigate's deck",
+    "I cling to the yard as the storm breaks",
+    "I row the jolly boat ahead of the squall line",
+    "I pilot the yawl through the rocks at low tide",
+    "I spy on the smugglers' inlet from the bluff",
+    "I crouch in the hold to hear the bosun's scheme",
+    "I ask the beachcomber about the ghost lights",
+    "I coax the lockkeeper into opening the sluice",
+    "I heave the lid off the sunken coffer",
+    "I charm the margravine's page at the tournament",
+    "I convince the sacristan to unlock the reliquary",
+    "I lift the purse from the drowsing merchant's belt",
+    "I shove the pirate off the gangplank",
+    "I call on the blood to still the snarling wolves",
+    "I scale the crumbling minaret to the gallery",
+    "I search the chapel crypt for the lost psalter",
+    "I drive my spear into the ogre's chest",
+    "I fling my knife at the escaping assassin",
+    "I race the bailiff's runner to the mill",
+    "I shadow the Tzimisce through the tenements",
+    "I pick the lock on the Harpy's strongbox",
+    "I leap the crevasse to the far shelf",
+    "I stare down the rival Gangrel",
+    "I roll clear of the falling chandelier",
+    "I hold the postern shut against the ghasts",
+    "I stab at the gnoll with my dagger",
+    "I wrestle the footpad for the satchel",
+    "Kell steadies the panicked crew",
+    "I slip the dagger from the sleeping sergeant's belt",
+    "I aim my crossbow as the orcs charge the barricade",
+    "I climb the creeper to the turret window",
+    "I track the boar through the thicket",
+    "I haggle with the chandler over the rope",
+    "I sneak past the snoring watchmen",
+    "I cross the fraying rope bridge in the gale",
+]
 assert (
     len(NARRATE)
+    == len(TWENTY_SIXTH_ACTIONS)
     == len(TWENTY_FIFTH_ACTIONS)
     == len(TWENTY_FOURTH_ACTIONS)
     == len(TWENTY_THIRD_ACTIONS)
@@ -1082,6 +1120,7 @@ OTHER_WORDS = {
     "twenty_third": TWENTY_THIRD_ACTIONS,
     "twenty_fourth": TWENTY_FOURTH_ACTIONS,
     "twenty_fifth": TWENTY_FIFTH_ACTIONS,
+    "twenty_sixth": TWENTY_SIXTH_ACTIONS,
 }
 
 SPARKS: list[dict[str, Any]] = [
