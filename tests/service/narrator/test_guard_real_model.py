@@ -212,6 +212,8 @@ REPORTED_ONLY = {
     "real_twenty_fourth1": "a twenty-fourth set of words, judged at 1ef093f (1/2 caught, 1/33 "
     "false alarms), then read for a bound from a jetty and boards split: reported",
     "real_run55": "judged at 88ca791 (the final narration code), not tuned on: reported",
+    "real_twenty_fifth1": "a twenty-fifth set of words, judged at 88ca791 (the final narration "
+    "code), not tuned on: reported",
 }
 
 
