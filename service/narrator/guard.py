@@ -1601,11 +1601,13 @@ def _let_happen(action: str) -> re.Pattern[str] | None:
     which the lead repeats."""
     # ... or as beginning: "As the galleon begins to drift" (run 27), or going on: "As the
     # galleon continues to drift, it begins to sink rapidly" (run 51)
+    # ... or as done: "The galleon, now adrift in the stormy waters" (run 56)
     told = [
-        rf"(?:the |your )?{re.escape(m.group('thing')[:5])}\w*(?:'s)? (?:\w+ )?"
+        rf"(?:the |your )?{re.escape(m.group('thing')[:5])}\w*(?:(?:'s)? (?:\w+ )?"
         rf"(?:{re.escape(m.group('verb'))}(?:s|es|ed|d|ing)|(?:begins?|began|begun|beginning|"
         rf"starts?|started|starting|continues?|continued|continuing|keeps?|kept|slowly|gently) "
-        rf"(?:to )?{re.escape(m.group('verb'))})"
+        rf"(?:to )?{re.escape(m.group('verb'))})|,? (?:now |still |already )?a"
+        rf"{re.escape(m.group('verb'))})"
         for m in _LET_BE.finditer(action)
     ]
     return re.compile(rf"\b(?:{'|'.join(told)})\b", re.IGNORECASE) if told else None
@@ -3173,12 +3175,12 @@ _FELT = (
     # grammar, bent), "the confused look on the face of the person who tried to sweet-talk him"
     # (runs 41, 48), "the words of desperation in the voice of the person trying to leave"
     r"\b(?:\w+ )?(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker) "
-    r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|yur|(?:{names})'s) (?:\w+ )?(?:face|eyes|"
+    r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|yur|yor|(?:{names})'s) (?:\w+ )?(?:face|eyes|"
     r"voice|features|expression|gaze)\b|"
     rf"\b(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker|"
     rf"{_SEEN_FEELINGS})\b (?:on|in) the (?:\w+ )?(?:face|eyes|voice|gaze) of (?:the|a) "
     r"(?:person|one|individual|figure|stranger) (?:who|trying|attempting)\b|"
-    rf"\b{_SEEN_FEELINGS} (?:on|in) (?:the look on )?(?:yur) (?:face|eyes|voice|gaze)\b|"
+    rf"\b{_SEEN_FEELINGS} (?:on|in) (?:the look on )?(?:yur|yor) (?:face|eyes|voice|gaze)\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
     # fear" (run 10), "The orcs, sensing your desperation" (run 8)
     r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) "
@@ -4591,6 +4593,58 @@ def _readied(action: str) -> re.Pattern[str] | None:
 
 
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|myself)\b")
+# The character's name, or the game's taken for it, bent round the grammar's bar ("Eleg y",
+# "Elegay", "K ell": one space put in or one letter changed), given a nature: "The cardinal's
+# secretary, now in awe of the sudden power and grace of Eleg y" (the eighteenth words), "the
+# charm and the warmth of Elegay's presence" (the twenty-first), "a testament to Elegay's
+# determination and ingenuity" (run 56). (Not the attempt's own charm or allure: "under the
+# spell of Elegy's charm" is the charming told.)
+_NATURE = (
+    r"(?:power|grace|warmth|strength|courage|bravery|determination|resolve|ingenuity|wisdom|"
+    r"kindness|confidence|spirit|cunning|prowess|heroism|valou?r|nobility)"
+)
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]*(?: [a-z]+)?\b")
+
+
+def _one_edit(word: str, target: str) -> bool:
+    """Whether ``word`` is ``target`` or one letter put in, left out or changed."""
+    if abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        return sum(a != b for a, b in zip(word, target, strict=True)) <= 1
+    short, long_ = sorted((word, target), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def _bent_names(words: str, expect: Expectation) -> list[str]:
+    """The names in the model's words that stand for the character: the character's first name
+    or the game's one-word name, as written or bent by one space or one letter."""
+    targets = {
+        t
+        for t in (*(expect.character or "").split()[:1], expect.system.replace("_", " "))
+        if len(t) >= 3 and " " not in t and t.lower() != "unnamed"
+    }
+    found = []
+    for m in _CAPITALISED.finditer(words):
+        for form in (m.group(), m.group().split(" ")[0]):
+            squashed = form.replace(" ", "").lower()
+            if len(squashed) >= 3 and any(_one_edit(squashed, t.lower()) for t in targets):
+                found.append(form)
+                break
+    return found
+
+
+def _nature_given(words: str, expect: Expectation) -> list[str]:
+    """A nature given to the character named (or bent): "the power and grace of Eleg y"."""
+    names = {re.escape(n) for n in _bent_names(words, expect)}
+    if not names:
+        return []
+    who = "|".join(sorted(names))
+    pattern = re.compile(
+        rf"\b(?:\w+ and (?:the )?)?{_NATURE} of (?:{who})\b|"
+        rf"\b(?:testament|tribute|symbol|proof) (?:to|of) (?:{who})'s (?:\w+ )?{_NATURE}\b"
+    )
+    return [m.group() for m in pattern.finditer(words)]
 
 
 def _with_continuation(
@@ -4603,6 +4657,7 @@ def _with_continuation(
     # the narrator tells "you"; its own "I" or "myself" outside speech is the character's voice:
     # "The guard's strength is too great for a novice like myself" (run 54)
     acts += [m.group() for m in _FIRST_PERSON.finditer(_unquoted(words))]
+    acts += _nature_given(_unquoted(words), expect)
     # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
     # "events alone decide only where nothing in the narration tells the success"). The model's
     # words are read again alone: what happens in them must not tell the other side ("..., and it

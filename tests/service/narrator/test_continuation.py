@@ -40,6 +40,8 @@ ROLL_UNDER_FAILURE = ("roll_under", "save", {"ability": "brawn", "score": 9}, [1
 # Sundered Isles' Face Danger, action 1 + edge 2 against challenge dice 8 and 9: a miss
 MISS_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, [1, 8, 9])  # fmt: skip
 ROLL_UNDER_SUCCESS = ("roll_under", "save", {"ability": "finesse", "score": 12}, [5])
+# Elegy's Face Danger, +dexterity 3 against challenge dice 1 and 2: a strong hit
+ELEGY_STRONG_HIT = ("elegy", "move", {"move": "face_danger", "stat": "dexterity", "stat_value": 3}, [1, 2])  # fmt: skip
 
 
 def test_each_worked_exchange_of_a_spark_is_what_the_task_asks() -> None:
@@ -1115,6 +1117,25 @@ RUN_52_AND_TWENTY_SECOND = [
      None),
     (MISS_FACE_DANGER, "I prise the boards off the nailed crate",
      "The boards start to split, and the crate begins to tip over.", "outcome"),
+    # run 56 and the eighteenth, twenty-first and twenty-fifth words: the character under the
+    # game's name bent, given a nature; "your" bent again; a galleon "now adrift"
+    (ELEGY_STRONG_HIT, "I tear the iron gate off its hinges",
+     "The iron gate, once a barrier to the village's prosperity, now serves as a testament to "
+     "Elegay's determination and ingenuity.", "player_agency"),
+    (ELEGY_STRONG_HIT, "I charm the archbishop's secretary at the feast",
+     "The archbishop's secretary, overwhelmed by the charm and warmth of Eleg y, finds themselves "
+     "drawn to her, unable to resist.", "player_agency"),
+    (ELEGY_STRONG_HIT, "I beguile the governor's aide at the salon",
+     "The governor's aide, initially skeptical and wary, is now captivated by the allure of "
+     "Elegy.", None),  # the fourteenth words: the charming told
+    (ELEGY_STRONG_HIT, "I charm the doorman into letting me pass",
+     "The doorman bows to the power of the Duke's seal and steps aside.", None),
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "As the quartermaster looks at the disappointed look on yor face, he realizes that his plan "
+     "was not working.", "player_agency"),
+    (MISS_FACE_DANGER, "I cut the mooring lines and let the galleon drift",
+     "The galleon, now adrift in the stormy waters, is caught in a vortex of swirling winds.",
+     "outcome"),
     # a stilled hound leaping (runs 22, 43, 52); lying still is stilled
     (WEAK_FACE_DANGER, "I call on the blood to still the hound",
      "The hound's eyes widen, and it leaps towards the source of the blood.", "outcome"),

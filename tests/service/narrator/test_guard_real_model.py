@@ -214,6 +214,10 @@ REPORTED_ONLY = {
     "real_run55": "judged at 88ca791 (the final narration code), not tuned on: reported",
     "real_twenty_fifth1": "a twenty-fifth set of words, judged at 88ca791 (the final narration "
     "code), not tuned on: reported",
+    "real_run56": "judged at 88ca791 (the final narration code, as run 55), then read for "
+    "names and 'your' bent round the grammar: reported",
+    "real_twenty_sixth1": "a twenty-sixth set of words, judged at 88ca791 (the final narration "
+    "code), not tuned on: reported",
 }
 
 
