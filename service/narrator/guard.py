@@ -3816,7 +3816,10 @@ def _sleepers(action: str) -> re.Pattern[str] | None:
         return None
     return re.compile(
         rf"\b(?:the|a|an)\s+(?:[a-z-]+\s+){{0,2}}?(?P<noun>{'|'.join(sorted(nouns))})"
-        rf"(?P<owned>'s|s'|')?(?:\s+(?P<body>{_BODY}))?\s+(?:\w+ly\s+|still\s+|now\s+|"
+        # (past a clause about them: "The snoring watchmen, who had been sleeping soundly,
+        # suddenly jolted to attention", the twenty-sixth words)
+        rf"(?P<owned>'s|s'|')?(?:\s+(?P<body>{_BODY}))?(?:,[^,.;!?]{{1,60}},)?\s+(?:\w+ly\s+|"
+        r"still\s+|now\s+|"
         r"suddenly\s+|then\s+)*(?P<verb>[a-z]+)",
         re.IGNORECASE,
     )
@@ -4241,9 +4244,12 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
             tokens = re.findall(r"[a-z']+|[^\sa-z']", rest)[:8]
             verb = next((t for t in tokens if t not in _BEFORE_THE_VERB), "")
             clause = re.split(r"[,.;!?]", rest, maxsplit=1)[0]
+            # (running into something is meeting it, no winner's run: "The bailiff's runner ...
+            # instead ran into a sudden storm", the twenty-sixth words)
+            met = re.search(rf"\b{re.escape(verb)} into (?:a|an)\b", clause) if verb else None
             if (
                 re.match(r"[a-z]", verb)
-                and verb not in _WINNER_DOES | _NOT_A_VERB_HERE
+                and (verb not in _WINNER_DOES | _NOT_A_VERB_HERE or met)
                 and not _AHEAD.search(clause)
             ):
                 at = sentence.start() + m.start()

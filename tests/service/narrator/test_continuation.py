@@ -1136,6 +1136,18 @@ RUN_52_AND_TWENTY_SECOND = [
     (MISS_FACE_DANGER, "I cut the mooring lines and let the galleon drift",
      "The galleon, now adrift in the stormy waters, is caught in a vortex of swirling winds.",
      "outcome"),
+    # the twenty-sixth words: sleepers woken past a clause about them; a rival who "ran into" a
+    # storm
+    (STORYTELLER_SUCCESS, "I sneak past the snoring watchmen",
+     "The snoring watchmen, who had been sleeping soundly, suddenly jolted to attention as they "
+     "heard the soft rustling of leaves.", "outcome"),
+    (STORYTELLER_SUCCESS, "I sneak past the snoring watchmen",
+     "The snoring watchmen, slumped against the wall, sleep on.", None),
+    (GO_FORTH_FAILURE, "I race the bailiff's runner to the mill",
+     "The bailiff's runner, who was supposed to deliver the bail to the mill, instead ran into a "
+     "sudden storm that caused the road to become impassable.", "outcome"),
+    (GO_FORTH_FAILURE, "I race the bailiff's runner to the mill",
+     "The bailiff's runner ran into the mill yard and rang the bell.", None),
     # a stilled hound leaping (runs 22, 43, 52); lying still is stilled
     (WEAK_FACE_DANGER, "I call on the blood to still the hound",
      "The hound's eyes widen, and it leaps towards the source of the blood.", "outcome"),
