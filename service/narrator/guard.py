@@ -4625,6 +4625,8 @@ def _one_edit(word: str, target: str) -> bool:
 def _bent_names(words: str, expect: Expectation) -> list[str]:
     """The names in the model's words that stand for the character: the character's first name
     or the game's one-word name, as written or bent by one space or one letter."""
+    # (a system's id, spaced, is its name lower-cased: "elegy", "go forth"; the guard does not
+    # load the registry for it)
     targets = {
         t
         for t in (*(expect.character or "").split()[:1], expect.system.replace("_", " "))
@@ -4640,17 +4642,20 @@ def _bent_names(words: str, expect: Expectation) -> list[str]:
     return found
 
 
-def _nature_given(words: str, expect: Expectation) -> list[str]:
-    """A nature given to the character named (or bent): "the power and grace of Eleg y"."""
-    names = {re.escape(n) for n in _bent_names(words, expect)}
-    if not names:
-        return []
-    who = "|".join(sorted(names))
-    pattern = re.compile(
+@lru_cache(maxsize=64)
+def _nature_of(names: frozenset[str]) -> re.Pattern[str]:
+    """A nature given to one of ``names`` (compiled once per set of names, not per sentence)."""
+    who = "|".join(sorted(re.escape(n) for n in names))
+    return re.compile(
         rf"\b(?:\w+ and (?:the )?)?{_NATURE} of (?:{who})\b|"
         rf"\b(?:testament|tribute|symbol|proof) (?:to|of) (?:{who})'s (?:\w+ )?{_NATURE}\b"
     )
-    return [m.group() for m in pattern.finditer(words)]
+
+
+def _nature_given(words: str, expect: Expectation) -> list[str]:
+    """A nature given to the character named (or bent): "the power and grace of Eleg y"."""
+    names = frozenset(_bent_names(words, expect))
+    return [m.group() for m in _nature_of(names).finditer(words)] if names else []
 
 
 def _with_continuation(
@@ -4662,8 +4667,9 @@ def _with_continuation(
         acts += [m.group() for m in _not_denied(words, readied.finditer(words))]
     # the narrator tells "you"; its own "I" or "myself" outside speech is the character's voice:
     # "The guard's strength is too great for a novice like myself" (run 54)
-    acts += [m.group() for m in _FIRST_PERSON.finditer(_unquoted(words))]
-    acts += _nature_given(_unquoted(words), expect)
+    told = _unquoted(words)
+    acts += [m.group() for m in _FIRST_PERSON.finditer(told)]
+    acts += _nature_given(told, expect)
     # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
     # "events alone decide only where nothing in the narration tells the success"). The model's
     # words are read again alone: what happens in them must not tell the other side ("..., and it

@@ -101,22 +101,20 @@ def roll_nodes(r: Resolution, track_name: str | None) -> list[str]:
     for table in r.details.get("tables_rolled", []) or []:
         if isinstance(table, dict):
             name = table.get("name") or str(table.get("table", "table")).replace("_", " ")
-            results = table.get("results", [])
-            # each result with the roll it came from (a "roll twice" row's two rolls); a record
-            # written before "rolls" was kept gives the table's roll to each
-            rolls = table.get("rolls") or [table.get("roll", 0)] * len(results)
-            for text, roll in zip(results, rolls, strict=False):
-                nodes.append(f"oracle name={kdl_string(name)} roll={roll} "
-                             f"result={kdl_string(text)}")  # fmt: skip
+            nodes += _oracle_nodes(name, table.get("results", []), table.get("rolls"),
+                                   table.get("roll", 0))  # fmt: skip
     if r.kind == "table":
-        rows = facts.table_rows(r)
-        # each row with its own roll, as a move's tables above; a turn stored before "rolls"
-        # was kept gives the first die to each
-        rolls = r.details.get("rolls") or [r.dice[0].value if r.dice else 0] * len(rows)
-        for text, roll in zip(rows, rolls, strict=False):
-            nodes.append(f"oracle name={kdl_string(facts.title(r))} roll={roll} "
-                         f"result={kdl_string(text)}")  # fmt: skip
+        first = r.dice[0].value if r.dice else 0
+        nodes += _oracle_nodes(facts.title(r), facts.table_rows(r), r.details.get("rolls"), first)
     return nodes
+
+
+def _oracle_nodes(name: str, results: list[Any], rolls: list[Any] | None, roll: Any) -> list[str]:
+    """A table's results as oracle nodes, each with the roll it came from (a "roll twice" row's
+    two rolls); a record written before "rolls" was kept gives the table's ``roll`` to each."""
+    each = rolls or [roll] * len(results)
+    return [f"oracle name={kdl_string(name)} roll={value} result={kdl_string(text)}"
+            for text, value in zip(results, each, strict=False)]  # fmt: skip
 
 
 def _action_roll(r: Resolution, challenge: list[Any]) -> list[str]:

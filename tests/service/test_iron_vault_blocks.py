@@ -142,24 +142,28 @@ def test_the_price_an_elegy_move_rolled_is_an_oracle_node() -> None:
     ]
 
 
-def test_a_roll_twice_row_exports_each_result_with_its_own_roll() -> None:
+@pytest.mark.parametrize(
+    ("kind", "params", "dice"),
+    [
+        # a move's table: exported with the 98 that sent you to them, Iron Vault showed a roll
+        # of 98 for "You waste blood", a row that is 69–74
+        (
+            "move",
+            {"move": "face_danger", "stat": "dexterity", "stat_value": 3, "pay_the_price": True},
+            [9, 8, 98, 34, 71],
+        ),
+        # a table rolled on its own: both results were exported with its first die, 98
+        ("table", {"table": "pay_the_price"}, [98, 34, 71]),
+    ],
+)
+def test_a_roll_twice_row_exports_each_result_with_its_own_roll(
+    kind: str, params: dict[str, Any], dice: list[int]
+) -> None:
     # Elegy's Pay the Price: "96–100 Roll twice". The two results came from their own rolls (34
-    # and 71); exported with the 98 that sent you to them, Iron Vault showed a roll of 98 for
-    # "You waste blood", a row that is 69–74.
-    params = {"move": "face_danger", "stat": "dexterity", "stat_value": 3, "pay_the_price": True}
-    turn = _turn("elegy", "move", params, [9, 8, 98, 34, 71])
-    oracles = [n for n in _children("elegy", turn) if n.name == "oracle"]
-    assert [(o.props["roll"], o.props["result"]) for o in oracles] == [
-        (34, "Something of value is lost or destroyed"),
-        (71, "You waste blood"),
-    ]
-
-
-def test_a_table_rolled_on_its_own_exports_each_result_with_its_own_roll() -> None:
-    # Elegy's Pay the Price: "96–100 Roll twice". Rolled as a table of its own (not a move's),
-    # both results were exported with the table's first die, 98.
-    turn = _turn("elegy", "table", {"table": "pay_the_price"}, [98, 34, 71])
-    oracles = [n for n in _nodes("elegy", turn) if n.name == "oracle"]
+    # and 71).
+    turn = _turn("elegy", kind, params, dice)
+    nodes = _children("elegy", turn) if kind == "move" else list(_nodes("elegy", turn))
+    oracles = [n for n in nodes if n.name == "oracle"]
     assert [(o.props["roll"], o.props["result"]) for o in oracles] == [
         (34, "Something of value is lost or destroyed"),
         (71, "You waste blood"),
