@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``twenty_sixth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``twenty_eighth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1066,6 +1066,82 @@ TWENTY_SIXTH_ACTIONS: list[str] = [
     "I sneak past the snoring watchmen",
     "I cross the fraying rope bridge in the gale",
 ]
+# ... and a twenty-seventh (``--actions twenty_seventh``), written for stop 31's measures
+TWENTY_SEVENTH_ACTIONS: list[str] = [
+    "I spring from the longboat onto the carrack's deck",
+    "I grip the shrouds as the squall hits",
+    "I paddle the canoe ahead of the incoming storm",
+    "I steer the cog through the reef at midnight",
+    "I survey the slavers' harbour from the headland",
+    "I lie under the jetty to hear the fence's deal",
+    "I ask the old lighthouse keeper about the drowned bell",
+    "I talk the ferryman into crossing after dark",
+    "I wrench the shutters off the customs house window",
+    "I charm the duchess's steward at the masquerade",
+    "I persuade the jailer to let me see the prisoner",
+    "I filch the signet from the napping clerk's finger",
+    "I throw the smuggler off the pier",
+    "I call on the blood to quiet the baying hounds",
+    "I climb the scree slope to the shrine",
+    "I search the abbey cellar for the forged deed",
+    "I bury my hatchet in the troll's shoulder",
+    "I shoot a bolt at the fleeing poacher",
+    "I race the reeve's messenger to the ford",
+    "I follow the Nosferatu through the sewers",
+    "I pick the lock on the Prince's archive",
+    "I jump the gap between the warehouse roofs",
+    "I stare down the rival Brujah",
+    "I dive clear of the collapsing scaffold",
+    "I hold the cellar door against the ghouls",
+    "I lunge at the kobold with my rapier",
+    "I wrestle the brigand for the lantern",
+    "Kell steadies the terrified passengers",
+    "I slip the map from the dozing captain's coat",
+    "I level my pistol as the raiders storm the deck",
+    "I climb the drainpipe to the attic window",
+    "I track the stag through the birchwood",
+    "I haggle with the tinker over the lantern",
+    "I sneak past the drowsy gate guards",
+    "I cross the icy log over the torrent",
+]
+# ... and a twenty-eighth, the same way (stop 31's measures)
+TWENTY_EIGHTH_ACTIONS: list[str] = [
+    "I swing on a rope onto the privateer's deck",
+    "I lash myself to the wheel as the wave comes",
+    "I row the dinghy ahead of the gathering fog",
+    "I sail the ketch through the sandbars at night",
+    "I watch the rebels' camp from the ridge",
+    "I hide behind the barrels to hear the quartermaster's deal",
+    "I question the fishwife about the sea serpent",
+    "I convince the bridge warden to raise the chain",
+    "I prise the lid off the smuggler's chest",
+    "I charm the baroness's maid at the ball",
+    "I coax the archivist into opening the sealed room",
+    "I lift the keys from the snoring turnkey's belt",
+    "I hurl the brute over the balcony rail",
+    "I call on the blood to calm the spooked horses",
+    "I climb the rock chimney to the eyrie",
+    "I search the ruined mill for the hidden ledger",
+    "I cleave my sword into the wight's shoulder",
+    "I sling a stone at the running thief",
+    "I race the rival herald to the castle",
+    "I trail the Ventrue through the opera house",
+    "I pick the lock on the Sheriff's cabinet",
+    "I leap the chasm to the old road",
+    "I stare down the rival Malkavian",
+    "I fling myself clear of the toppling statue",
+    "I hold the gate against the skeletons",
+    "I slash at the goblin with my sabre",
+    "I wrestle the smuggler for the pistol",
+    "Kell steadies the shaken gunners",
+    "I palm the ring from the sleeping jeweller's tray",
+    "I ready my sling as the goblins swarm the wall",
+    "I climb the trellis to the balcony",
+    "I track the bear through the pine forest",
+    "I haggle with the fletcher over the arrows",
+    "I slip past the dozing lookout",
+    "I cross the rotten plank bridge over the gorge",
+]
 
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
@@ -1093,6 +1169,8 @@ OTHER_WORDS = {
     "twenty_fourth": TWENTY_FOURTH_ACTIONS,
     "twenty_fifth": TWENTY_FIFTH_ACTIONS,
     "twenty_sixth": TWENTY_SIXTH_ACTIONS,
+    "twenty_seventh": TWENTY_SEVENTH_ACTIONS,
+    "twenty_eighth": TWENTY_EIGHTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
