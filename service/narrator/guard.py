@@ -3627,6 +3627,32 @@ _LOOKS_BACK = re.compile(
 _PURSUING = re.compile(
     r"\b(?:shadow|follow|tail|track|stalk|chase|pursue|hunt|trail)s?\b", re.IGNORECASE
 )
+# The quarry of a pursuit that worked, or the watchers passed unseen, alarmed: "As the goblins
+# approach, they begin to scatter in panic" (runs 44, 49, 57), "they feel a sense of dread and
+# fear" (run 43), "its eyes widening in fear" (runs 11, 20), "the guards' eyes grow wide with
+# confusion and fear" (the twenty-seventh words). Told of them ("they", "it", eyes), not of those
+# around them ("a shadow of fear and uncertainty over the crowd", run 54) or the air.
+_ALARM = re.compile(
+    r"\b(?:panic|panics|panicked|panicking|dread|fear|fearful|startled|spooked|alarmed|"
+    r"frightened|terrified|scared)\b",
+    re.IGNORECASE,
+)
+_QUARRY_TOLD = re.compile(r"^(?:they|it|he|she)\b|\beyes\b", re.IGNORECASE)
+_ROUND_IT = re.compile(r"\b(?:over|among|around|air|crowd)\b", re.IGNORECASE)
+
+
+def _quarry_alarmed(words: str) -> list[str]:
+    """A pursuit's quarry told alarmed, in a clause of its own about it."""
+    clauses = (c.strip() for c in re.split(r"[,;.!?]", words))
+    return [
+        c
+        for c in clauses
+        if (m := _ALARM.search(c))
+        and _QUARRY_TOLD.search(c[: m.start()])
+        and not _ROUND_IT.search(c)
+    ]
+
+
 _GETS_AWAY = re.compile(
     r"\b(?:disappears?|disappeared|vanish(?:es|ed)?|(?:slips?|slipped|gets?|got|breaks?|broke) "
     r"away|escapes?|escaped|(?:is|are|was|were) gone|out of sight|(?:loses?|lost|shakes?|shook) "
@@ -4170,6 +4196,19 @@ _BEFORE_THE_VERB = _word_set(
     "are was were has have had been begins began start starts started to"
 )
 _NOT_A_VERB_HERE = _word_set("and who which that of with as in on at")
+# A rival who notices or realizes something is held up only by what they find: "he suddenly
+# realizes that his horse has become unresponsive" (the twentieth words), "the road is blocked by
+# a large tree" (blind1a); not "he notices that the water level is unusually high" (the
+# twenty-seventh words) or "that the road is narrow" (kindlead1): obstacles met, none told stopping
+# them.
+_RIVAL_PERCEIVES = _word_set(
+    """notice notices noticed see sees saw spot spots spotted realize realizes realized realise
+    realises realised hear hears heard discover discovers discovered"""
+)
+_RIVAL_SETBACK = re.compile(
+    r"\b(?:blocked|astray|forg[eo]t\w*|unresponsive|threaten\w*|lame\w*|broken|lost|stuck|"
+    r"no longer|can't|cannot|too late|gone|wrong|missing|collaps\w*)\b"
+)
 
 
 # What was searched for, there after all on a failed search, told of the thing itself: "As the
@@ -4247,6 +4286,8 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
             # (running into something is meeting it, no winner's run: "The bailiff's runner ...
             # instead ran into a sudden storm", the twenty-sixth words)
             met = re.search(rf"\b{re.escape(verb)} into (?:a|an)\b", clause) if verb else None
+            if verb in _RIVAL_PERCEIVES and not _RIVAL_SETBACK.search(rest):
+                continue
             if (
                 re.match(r"[a-z]", verb)
                 and (verb not in _WINNER_DOES | _NOT_A_VERB_HERE or met)
@@ -4293,11 +4334,20 @@ def _goes_on(action: str) -> re.Pattern[str] | None:
     )
 
 
+# The character's weapons (a blow struck with one, one made ready)
+_WEAPON = (
+    r"bow|longbow|shortbow|crossbow|musket|pistol|gun|rifle|arquebus|sling|arrow|bolt|cutlass|"
+    r"sword|blade|knife|dagger|spear|axe|hatchet|rapier|sabre|saber|scimitar|falchion|mace|hammer|"
+    r"maul|club|cudgel|javelin|lance|halberd|glaive|flail|harpoon|trident"
+)
 # A blow struck with a verb _BLOWS does not hold: "I bring my hammer down on the skeleton's skull",
 # "I drive my spear into the ghast's chest", "I hurl a spear at the retreating raider"
 _BLOW_STRUCK = re.compile(
     r"\b(?:bring|brings|drive|drives|hurl|hurls|throw|throws|loose|looses|smash|smashes|bash|"
-    r"bashes|club|clubs|hack|hacks|chop|chops|cleave|cleaves)\b[^.]*?\b(?:at|into|on|down on)\b",
+    r"bashes|club|clubs|hack|hacks|chop|chops|cleave|cleaves)\b[^.]*?\b(?:at|into|on|down on)\b|"
+    # ... or any verb that puts the character's weapon in a foe: "I bury my hatchet in the troll's
+    # shoulder" (the twenty-seventh words)
+    rf"\b(?:my|his|her) (?:[a-z-]+ )?(?:{_WEAPON})\b[^.]*?\b(?:in|into|at|on)\b",
     re.IGNORECASE,
 )
 _FIGHTS_ON = re.compile(
@@ -4551,9 +4601,7 @@ def _they_as_you(words: str, action: str | None) -> str:
 _READYING = re.compile(
     r"\b(?:draw|draws|ready|readies|nock|nocks|aim|aims|raise|raises|level|levels|load|loads|"
     r"cock|cocks|unsling|unslings|brandish|brandishes) (?:my|an?|the) (?:[a-z-]+ ){0,2}?"
-    r"(?P<weapon>bow|longbow|shortbow|crossbow|musket|pistol|gun|rifle|arquebus|sling|arrow|bolt|"
-    r"cutlass|sword|blade|knife|dagger|spear|axe|rapier|sabre|saber|mace|hammer|javelin|lance|"
-    r"halberd|flail|harpoon|trident)\b",
+    rf"(?P<weapon>{_WEAPON})\b",
     re.IGNORECASE,
 )
 _LOOSED = {
@@ -4622,17 +4670,25 @@ def _one_edit(word: str, target: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
+@lru_cache(maxsize=16)
+def _spaced(name: str) -> re.Pattern[str]:
+    """``name``'s letters with any one space put between them: "Go For th", "Eleg y"."""
+    return re.compile(r"\b" + " ?".join(re.escape(c) for c in name.replace(" ", "")) + r"\b", re.I)
+
+
 def _bent_names(words: str, expect: Expectation) -> list[str]:
     """The names in the model's words that stand for the character: the character's first name
-    or the game's one-word name, as written or bent by one space or one letter."""
+    or the game's name, as written or bent by spaces (a game's name of two words too: "a skilled
+    fighter like Go For th", run 57) or, a name of one word, by one letter."""
     # (a system's id, spaced, is its name lower-cased: "elegy", "go forth"; the guard does not
     # load the registry for it)
-    targets = {
+    names = {
         t
         for t in (*(expect.character or "").split()[:1], expect.system.replace("_", " "))
-        if len(t) >= 3 and " " not in t and t.lower() != "unnamed"
+        if len(t) >= 3 and t.lower() != "unnamed"
     }
-    found = []
+    found = [m.group() for t in names for m in _spaced(t).finditer(words)]
+    targets = {t for t in names if " " not in t}
     for m in _CAPITALISED.finditer(words):
         for form in (m.group(), m.group().split(" ")[0]):
             squashed = form.replace(" ", "").lower()
@@ -4648,7 +4704,10 @@ def _nature_of(names: frozenset[str]) -> re.Pattern[str]:
     who = "|".join(sorted(re.escape(n) for n in names))
     return re.compile(
         rf"\b(?:\w+ and (?:the )?)?{_NATURE} of (?:{who})\b|"
-        rf"\b(?:testament|tribute|symbol|proof) (?:to|of) (?:{who})'s (?:\w+ )?{_NATURE}\b"
+        rf"\b(?:testament|tribute|symbol|proof) (?:to|of) (?:{who})'s (?:\w+ )?{_NATURE}\b|"
+        # the character called a kind of person: "too great for even a skilled fighter like Go
+        # For th" (run 57)
+        rf"\b(?:an?|even an?) (?:[a-z-]+ ){{1,3}}like (?:{who})\b"
     )
 
 
@@ -4684,6 +4743,10 @@ def _with_continuation(
     )
     if expect.polarity == "success" and _PURSUING.search(expect.action or ""):
         noticed += [_excerpt(words, m.start(), m.end()) for m in _GETS_AWAY.finditer(words)]
+    if expect.polarity == "success" and (
+        _PURSUING.search(expect.action or "") or _UNSEEN.search(expect.action or "")
+    ):
+        noticed += _quarry_alarmed(words)
     against = _turned_against(words, expect)
     undone = (
         [_excerpt(words, m.start(), m.end()) for m in _FALLS.finditer(words)]
@@ -4958,6 +5021,11 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " grew more",
         " grow more",
         " grows more",
+        # ("The baying hounds' cries become more intense", the twenty-seventh words)
+        " become more",
+        " becomes more",
+        " became more",
+        " louder",
         # "The hound's eyes widen, and it leaps towards the source of the blood" (runs 43, 52),
         # "it lungses towards the source of the blood" (runs 43, 54: "lunge" barred, misspelt)
         " lungses",

@@ -1155,7 +1155,51 @@ RUN_52_AND_TWENTY_SECOND = [
      "The hound's breathing slows, and it sinks down onto the straw.", None),
 ]  # fmt: skip
 
+# Run 57 (stop 31): the game's name of two words bent round the grammar ("Go For th"), called a
+# kind of person; a tracked quarry told alarmed, not of those around it
+RUN_57 = [
+    (GO_FORTH_FAILURE, "I wrestle the guard for the key",
+     "The guard's strength is too great for even a skilled fighter like Go For th.",
+     "player_agency"),
+    (GO_FORTH_FAILURE, "I wrestle the guard for the key",
+     "The guard's strength is too great for even a skilled swimmer.", None),  # names no one
+    (ELEGY_STRONG_HIT, "I charm the doorman into letting me pass",
+     "The doorman's eyes widen, and he smiles warmly at Elegay.", None),  # acted on
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "As the goblins approach, they begin to scatter in panic.", "outcome"),  # runs 44, 49, 57
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "As the goblins approach, they feel a sense of dread and fear, as if something is watching "
+     "them from above.", "outcome"),  # run 43
+    (GO_FORTH_SUCCESS, "I shadow the ghoul through the market",
+     "The ghoul turns around, its eyes widening in fear.", "outcome"),  # run 20
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "As the goblins approach, they begin to scatter in different directions, leaving a trail of "
+     "their tracks behind them.", None),  # run 41: no alarm told
+    (GO_FORTH_SUCCESS, "I shadow the ghoul through the market",
+     "As the ghoul's shadow passes through the market, it casts a shadow of fear and uncertainty "
+     "over the crowd.", None),  # run 54: the crowd's
+    # the twenty-seventh words
+    (STRONG_FACE_DANGER, "I sneak past the drowsy gate guards",
+     "As the sun rises, casting a warm glow over the deserted town, the guards' eyes grow wide "
+     "with confusion and fear.", "outcome"),
+    (STRONG_FACE_DANGER, "I bury my hatchet in the troll's shoulder",
+     "The troll's body crumbles to dust as it is buried, and the ground around it begins to "
+     "shake.", None),  # the foe giving way is the blow landing
+    (GO_FORTH_FAILURE, "I race the reeve's messenger to the ford",
+     "As the messenger approaches the ford, he notices that the water level is unusually high.",
+     None),  # an obstacle seen, none told holding the rival up
+    (GO_FORTH_FAILURE, "I race the messenger to the ford",
+     "As the messenger approaches the ford, he realizes that the road is blocked by a large "
+     "tree.", "outcome"),  # blind1a: held up
+    (WEAK_FACE_DANGER, "I call on the blood to quiet the baying hounds",
+     "The baying hounds' cries become more intense, and the blood starts to flow freely.",
+     "outcome"),  # what was quieted, louder
+    (WEAK_FACE_DANGER, "I call on the blood to quiet the baying hounds",
+     "The baying hounds fall silent, and the blood starts to flow freely.", None),
+]  # fmt: skip
+
 CASES = [
+    *RUN_57,
     *RUN_52_AND_TWENTY_SECOND,
     *RUN_51,
     *DOORS_HELD_AFTER_ALL,

@@ -219,6 +219,11 @@ REPORTED_ONLY = {
     "real_twenty_sixth1": "a twenty-sixth set of words, judged at 88ca791 (the final narration "
     "code; 1/4 caught, 1/31 false alarms), then read for sleepers woken past a clause and a "
     "rival who ran into a storm: reported",
+    "real_run57": "judged at 657dffc (stop 30's final narration code), then read for a game's "
+    "name of two words bent and a tracked quarry alarmed: reported",
+    "real_twenty_seventh1": "a twenty-seventh set of words, judged at 657dffc (stop 30's final "
+    "narration code; 2/4 caught, 2/31 false alarms), then read for watchers alarmed, a noise "
+    "louder, a rival's obstacle seen and a blow by any verb: reported",
 }
 
 
