@@ -102,6 +102,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from prompts import get_prompt
 from rules.models import Resolution
+from service.narrator.grammar import SETTING_NAMES
 
 Polarity = Literal["success", "mixed", "failure", "yes", "no", "neutral"]
 CheckId = Literal[
@@ -2985,6 +2986,7 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         # own words ("lose 2 point of blood", "You give in to fear") are the table's, not the
         # model's; only what follows is the narrator's to check.
         text = text.lstrip()[len(expect.lead) :]
+    text = unbent(text, expect)
     prepared = _prepare(text)
     sentences = _Text.of(prepared)
     pronouns = _pronoun_subjects(sentences, expect.character)
@@ -4685,7 +4687,7 @@ def _bent_names(words: str, expect: Expectation) -> list[str]:
     names = {
         t
         for t in (*(expect.character or "").split()[:1], expect.system.replace("_", " "))
-        if len(t) >= 3 and t.lower() != "unnamed"
+        if len(t) >= 3 and t.lower() not in ("unnamed", *SETTING_NAMES)
     }
     found = [m.group() for t in names for m in _spaced(t).finditer(words)]
     targets = {t for t in names if " " not in t}
@@ -4696,6 +4698,37 @@ def _bent_names(words: str, expect: Expectation) -> list[str]:
                 found.append(form)
                 break
     return found
+
+
+# "you" and "your" bent round the grammar's bar ("yor face", "yur voice", runs 44, 49, 56, 57):
+# a word of "y" and one letter put in, left out or changed, save English words so made.
+_Y_WORD = re.compile(r"\b[Yy][a-z]{0,3}\b")
+_NOT_BENT = frozenset({"yo", "yon", "yob", "yow", "yod", "yore", "yous", "you", "your", "yours"})
+
+
+def _unbent_you(match: re.Match[str]) -> str:
+    word = match.group()
+    low = word.lower()
+    if low in _NOT_BENT:
+        return word
+    for plain in ("your", "you"):
+        if _one_edit(low, plain) and (plain == "you" or low.endswith("r")):
+            return word[0] + plain[1:]
+    return word
+
+
+def unbent(words: str, expect: Expectation) -> str:
+    """The model's words with what it bent round the grammar's bars read as what it stands for:
+    "yor face" as "your face", "Kall" (or "Elegay", the game's name, for the character) as the
+    character's name. The grammar bars a spelling; the model writes the next one ("yur" then
+    "yor", "Elegy" then "Eleg y" and "Elegay"): each reading below then holds for them too."""
+    words = _Y_WORD.sub(_unbent_you, words)
+    if not (name := (expect.character or "").split()[:1]):
+        return words
+    for form in sorted(set(_bent_names(words, expect)), key=len, reverse=True):
+        if form != name[0]:
+            words = re.sub(rf"\b{re.escape(form)}\b", name[0], words)
+    return words
 
 
 @lru_cache(maxsize=64)

@@ -1196,6 +1196,13 @@ RUN_57 = [
      "outcome"),  # what was quieted, louder
     (WEAK_FACE_DANGER, "I call on the blood to quiet the baying hounds",
      "The baying hounds fall silent, and the blood starts to flow freely.", None),
+    # bent round the grammar, read as what it stands for (guard.unbent)
+    (STRONG_FACE_DANGER, "I sneak past the guards", "Yor heart races as the guards pass.",
+     "player_agency"),
+    (STRONG_FACE_DANGER, "I sneak past the guards", "Kall draws his sword and charges at the guards.",
+     "player_agency"),
+    (STRONG_FACE_DANGER, "I sneak past the guards", "The guards yawn and nod at Kall as they pass.",
+     None),  # acted on
 ]  # fmt: skip
 
 CASES = [

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 import respx
 from fastapi.testclient import TestClient
 from hypothesis import given
@@ -37,7 +38,7 @@ from service.narrator.grammar import (
     continuation_grammar,
     doer_words,
 )
-from service.narrator.guard import expectation_from
+from service.narrator.guard import Expectation, expectation_from, unbent
 from service.narrator.lead import narration_plan
 from service.narrator.model import Calls, OpenAICompatibleModel
 from service.settings import Settings
@@ -411,3 +412,34 @@ def test_auto_sends_the_grammar_to_a_server_of_ones_own_never_to_openai() -> Non
     assert not _sends_grammar(openai) and not _sends_grammar(Settings(openai_api_key="sk-test"))
     assert _sends_grammar(openai.model_copy(update={"model_grammar": "gbnf"}))
     assert not _sends_grammar(local.model_copy(update={"model_grammar": "none"}))
+
+
+# --- what the model bent round the bars, read as what it stands for (guard.unbent) ------------
+
+# "you" and "your" bent ("the suspicious look on yor face", runs 56, 57) and the character's or
+# the game's name bent ("K ell", "Kall", "Eleg y", "Go For th") are read as "you", "your" and the
+# character's name; English words of the same letters, another game's name and a setting's name
+# are let be.
+UNBENT = [
+    ("sundered_isles", "Yor heart races as the guards pass.", "Your heart races as the guards pass."),
+    ("sundered_isles", "the suspicious look on yur face", "the suspicious look on your face"),
+    ("sundered_isles", "Kall draws his sword.", "Kell draws his sword."),
+    ("sundered_isles", "K ell draws his sword.", "Kell draws his sword."),
+    ("elegy", "The doorman smiles at Eleg y.", "The doorman smiles at Kell."),
+    ("go_forth", "too great for even a skilled fighter like Go For th", "too great for even a skilled fighter like Kell"),
+    ("elegy", "too great for even a skilled fighter like Go For th", "too great for even a skilled fighter like Go For th"),
+    ("sundered_isles", "Yon hill rises; yes, the yoke holds.", "Yon hill rises; yes, the yoke holds."),
+    ("sundered_isles", "the winds of the Sundered Isles", "the winds of the Sundered Isles"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("system", "words", "read"), UNBENT)
+def test_bent_words_are_read_as_what_they_stand_for(system: str, words: str, read: str) -> None:
+    expect = Expectation(system=system, outcome="strong_hit", character="Kell", polarity="success")
+    assert unbent(words, expect) == read
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxz ,.'", max_size=60))
+def test_unbending_leaves_words_with_no_y_word_and_no_name_as_they_are(words: str) -> None:
+    expect = Expectation(system="storyteller", outcome="success", polarity="success")
+    assert unbent(words, expect) == words
