@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``twenty_eighth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirtieth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1143,6 +1143,82 @@ TWENTY_EIGHTH_ACTIONS: list[str] = [
     "I cross the rotten plank bridge over the gorge",
 ]
 
+# ... and a twenty-ninth and a thirtieth (stop 31's later measures)
+TWENTY_NINTH_ACTIONS: list[str] = [
+    "I leap from the pinnace onto the galleass's deck",
+    "I hang on to the rigging as the swell lifts the ship",
+    "I scull the coracle ahead of the sea mist",
+    "I thread the pinnace through the shoals by moonlight",
+    "I observe the corsairs' anchorage from the dunes",
+    "I squat behind the crates to hear the purser's bargain",
+    "I ask the net-mender about the ghost ship",
+    "I sweet-talk the customs officer into waving us through",
+    "I lever the grate off the cistern",
+    "I charm the cardinal's chamberlain at the banquet",
+    "I persuade the abbess to open the library",
+    "I pluck the letter from the dozing courier's pouch",
+    "I shove the cultist down the stairwell",
+    "I call on the blood to hush the screaming crowd",
+    "I climb the goat path to the monastery",
+    "I search the old watchtower for the signal book",
+    "I drive my pick into the ghoul's back",
+    "I hurl my javelin at the fleeing raider",
+    "I race the abbot's rider to the bridge",
+    "I stalk the Giovanni through the catacombs",
+    "I pick the lock on the Seneschal's desk",
+    "I leap the broken span of the aqueduct",
+    "I stare down the rival Ventrue",
+    "I throw myself clear of the falling bell",
+    "I hold the trapdoor shut against the zombies",
+    "I thrust my halberd at the ogre",
+    "I wrestle the bandit for the torch",
+    "Kell steadies the seasick recruits",
+    "I filch the purse from the sleeping bosun's belt",
+    "I load my musket as the pirates board the sloop",
+    "I climb the ivy to the tower window",
+    "I track the wolfpack through the snowy pass",
+    "I haggle with the cooper over the barrels",
+    "I slip past the dozing porters",
+    "I cross the swaying plank over the chasm",
+]
+THIRTIETH_ACTIONS: list[str] = [
+    "I vault onto the sloop's deck from the wharf",
+    "I cling to the bowsprit as the breaker hits",
+    "I row the gig ahead of the coming squall",
+    "I steer the lugger through the breakers at dusk",
+    "I scout the privateers' bay from the cliffs",
+    "I listen under the dock to the smugglers' plan",
+    "I ask the old sailmaker about the sunken reef",
+    "I talk the harbour guard into lifting the boom",
+    "I heave the hatch off the flooded hold",
+    "I charm the countess's herald at the tourney",
+    "I convince the gaoler to loosen the chains",
+    "I pinch the seal from the snoozing notary's desk",
+    "I push the brigand off the battlement",
+    "I call on the blood to calm the rioting dockhands",
+    "I scale the rock face to the eagle's nest",
+    "I search the burnt chapel for the reliquary",
+    "I sink my axe into the wolf's flank",
+    "I fire an arrow at the fleeing spy",
+    "I race the duke's courier to the crossroads",
+    "I shadow the Toreador through the gallery",
+    "I pick the lock on the Primogen's chest",
+    "I jump the gap in the broken bridge",
+    "I stare down the rival Lasombra",
+    "I roll clear of the falling barrel",
+    "I hold the door shut against the wights",
+    "I strike at the orc with my mace",
+    "I grapple the thief for the ledger",
+    "Kell steadies the shaking deckhands",
+    "I lift the dagger from the dozing guard's belt",
+    "I raise my crossbow as the goblins rush the gate",
+    "I climb the rope to the belfry",
+    "I track the lynx through the forest",
+    "I haggle with the trader over the furs",
+    "I sneak past the sleeping dogs",
+    "I cross the slippery stones over the river",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1171,6 +1247,8 @@ OTHER_WORDS = {
     "twenty_sixth": TWENTY_SIXTH_ACTIONS,
     "twenty_seventh": TWENTY_SEVENTH_ACTIONS,
     "twenty_eighth": TWENTY_EIGHTH_ACTIONS,
+    "twenty_ninth": TWENTY_NINTH_ACTIONS,
+    "thirtieth": THIRTIETH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
