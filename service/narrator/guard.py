@@ -4648,7 +4648,15 @@ def _readied(action: str) -> re.Pattern[str] | None:
     )
 
 
-_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|myself)\b")
+# A fear that sets in on no one named is the character's: "As the ledge shakes, causing a sudden
+# drop, fear and panic set in." (runs 50, 58; not "set in among the group", run 46)
+_FEAR = r"(?:fear|panic|dread|terror|despair|unease|anxiety|desperation|hopelessness)"
+_UNOWNED_FEAR = re.compile(
+    rf"\b{_FEAR}(?: and {_FEAR})? (?:(?:begins?|began|starts?|started) to )?(?:sets?|setting) "
+    r"in(?=\s*(?:[.,;!?]|$))",
+    re.IGNORECASE,
+)
+_NARRATOR_AS_I = re.compile(r"\bI\b|\b(?i:me|my|myself)\b")
 # The character's name, or the game's taken for it, bent round the grammar's bar ("Eleg y",
 # "Elegay", "K ell": one space put in or one letter changed), given a nature: "The cardinal's
 # secretary, now in awe of the sudden power and grace of Eleg y" (the eighteenth words), "the
@@ -4659,7 +4667,7 @@ _NATURE = (
     r"(?:power|grace|warmth|strength|courage|bravery|determination|resolve|ingenuity|wisdom|"
     r"kindness|confidence|spirit|cunning|prowess|heroism|valou?r|nobility)"
 )
-_CAPITALISED = re.compile(r"\b[A-Z][a-z]*(?: [a-z]+)?\b")
+_NAME_LIKE = re.compile(r"\b[A-Z][a-z]*(?: [a-z]+)?\b")
 
 
 def _one_edit(word: str, target: str) -> bool:
@@ -4691,7 +4699,7 @@ def _bent_names(words: str, expect: Expectation) -> list[str]:
     }
     found = [m.group() for t in names for m in _spaced(t).finditer(words)]
     targets = {t for t in names if " " not in t}
-    for m in _CAPITALISED.finditer(words):
+    for m in _NAME_LIKE.finditer(words):
         for form in (m.group(), m.group().split(" ")[0]):
             squashed = form.replace(" ", "").lower()
             if len(squashed) >= 3 and any(_one_edit(squashed, t.lower()) for t in targets):
@@ -4760,7 +4768,8 @@ def _with_continuation(
     # the narrator tells "you"; its own "I" or "myself" outside speech is the character's voice:
     # "The guard's strength is too great for a novice like myself" (run 54)
     told = _unquoted(words)
-    acts += [m.group() for m in _FIRST_PERSON.finditer(told)]
+    acts += [m.group() for m in _NARRATOR_AS_I.finditer(told)]
+    acts += [m.group() for m in _UNOWNED_FEAR.finditer(told)]
     acts += _nature_given(told, expect)
     # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
     # "events alone decide only where nothing in the narration tells the success"). The model's
