@@ -3909,6 +3909,43 @@ def _not_denied(words: str, matches: Iterable[re.Match[str]]) -> list[re.Match[s
     return [m for m in matches if not _DENIED_BEFORE.search(words[: m.start()])]
 
 
+# A failure told as another letting the character through: "The guard notices the suspicious
+# movement and quickly opens the door, allowing the thief to escape" (runs 50, 58: a failed slip
+# through a window). The character is "you", the name, or a role noun the player did not use ("the
+# thief", "the intruder"). Not refused ("refuses to let you go"), and not where letting was the
+# attempt ("I sweet-talk the quartermaster into letting me go").
+_CHARACTER_ROLES = (
+    "thief|burglar|intruder|stranger|adventurer|trespasser|newcomer|traveller|traveler|wanderer|"
+    "hero|protagonist"
+)
+_REFUSED_BEFORE = re.compile(r"\b(?:refus\w*|declin\w*|into|interested in)\s+(?:to\s+)?$")
+
+
+@lru_cache(maxsize=64)
+def _let_through(character: str | None, action: str) -> re.Pattern[str]:
+    said = set(re.findall(r"[a-z]+", action.lower()))
+    roles = "|".join(r for r in _CHARACTER_ROLES.split("|") if r not in said) or "you"
+    return re.compile(
+        r"\b(?:allow|allows|allowed|allowing|let|lets|letting|enabl(?:e|es|ed|ing)|"
+        rf"permit(?:s|ted|ting)?)\s+(?:you|{_names(character)}|the (?:{roles}))\s+(?:to\s+)?"
+        r"(?:escape|slip|get away|get through|pass|go|flee|enter|leave|climb|reach|cross|through|"
+        r"in)\b",
+        re.IGNORECASE,
+    )
+
+
+def _let_through_after_all(words: str, expect: Expectation) -> list[str]:
+    """On a failure, another told letting the character through (see _let_through)."""
+    action = expect.action or ""
+    if expect.polarity != "failure" or re.search(r"\b(?:let|letting|allow\w*)\b", action, re.I):
+        return []
+    return [
+        _excerpt(words, m.start(), m.end())
+        for m in _not_denied(words, _let_through(expect.character, action).finditer(words))
+        if not _REFUSED_BEFORE.search(words[: m.start()])
+    ]
+
+
 # A weak hit at climbing or crossing is the top reached or the far side gained, at a cost: a fall
 # undoes it ("You climb the crumbling sea wall, but not without a cost. You stumble and fall,
 # your helmet shattering on the rocks", run 24; "The sea wall collapses, and you are left stranded
@@ -4832,6 +4869,7 @@ def _with_continuation(
     if expect.polarity == "failure":
         given_ground += _rival_held_up(words, expect.action)
     there = _sought_there(words, expect.action) if expect.polarity == "failure" else []
+    there += _let_through_after_all(words, expect)
     blinded = (
         [
             _excerpt(words, m.start(), m.end())
@@ -4852,7 +4890,8 @@ def _with_continuation(
         ("a success at a cost told as the attempt undone", undone),
         ("a contest lost told as the other side giving way or held up", given_ground),
         ("a failure at going unseen told as the watchers' lights going out", blinded),
-        ("a failed search told as the thing sought there", there),
+        ("a failed search told as the thing sought there, or a failure as the way let open",
+         there),
         ("a tie told as one side giving in", given_in),
         ("the other side told, in words such an attempt's outcome was told against in",
          _told_against(words, expect)),

@@ -1203,6 +1203,18 @@ RUN_57 = [
      "player_agency"),
     (STRONG_FACE_DANGER, "I sneak past the guards", "The guards yawn and nod at Kall as they pass.",
      None),  # acted on
+    # run 58: fear on no one; a failure told as another letting the character through
+    (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
+     "As the ledge shakes, causing a sudden drop, fear and panic set in.", "player_agency"),
+    (ROLL_UNDER_FAILURE, "I balance along the narrow ledge",
+     "As the ledge gives way, causing a sudden drop, fear and panic set in among the group.", None),
+    (MISS_FACE_DANGER, "I slip through the window before the guard turns",
+     "The guard notices the suspicious movement and quickly opens the door, allowing the thief to "
+     "escape.", "outcome"),
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "The quartermaster refuses to let you go.", None),
+    (MISS_FACE_DANGER, "I chase the thief through the market",
+     "The crowd parts, allowing the thief to escape.", None),  # the thief is the quarry
 ]  # fmt: skip
 
 CASES = [
