@@ -3909,6 +3909,19 @@ def _not_denied(words: str, matches: Iterable[re.Match[str]]) -> list[re.Match[s
     return [m for m in matches if not _DENIED_BEFORE.search(words[: m.start()])]
 
 
+# A graze is a blow that hurts a little (Go Forth: the effort bonus dealt on a miss of the TN),
+# told as missing altogether: "The thief's heart races, but he manages to dodge the blow" (the
+# twenty-eighth words; not "he tries to dodge the blow", grammar1b)
+_BLOW_MISSED = re.compile(
+    r"\b(?:manages?|managed) to (?:dodge|evade|avoid|sidestep|duck)\b|"
+    r"\b(?:dodges|dodged|evades|evaded|sidesteps|sidestepped|ducks|ducked|avoids|avoided) (?:the|"
+    r"your|its|his|her) (?:blow|strike|attack|stone|arrow|bolt|shot|swing|throw|knife|dagger|axe|"
+    r"spear)\b|\b(?:misses|missed) (?:its|their|the) (?:mark|target)\b|\b(?:goes|went|flies|flew) "
+    r"wide\b",
+    re.IGNORECASE,
+)
+
+
 # A failure told as another letting the character through: "The guard notices the suspicious
 # movement and quickly opens the door, allowing the thief to escape" (runs 50, 58: a failed slip
 # through a window). The character is "you", the name, or a role noun the player did not use ("the
@@ -4036,7 +4049,10 @@ _COST_ON_OTHERS = re.compile(
     # (nor the attempt's own words: "The cost of calling on the blood was a heavy one", the
     # fifteenth words)
     r"\b(?:cost|price|toll)\b[^.;!?]{0,40}?(?<!\bcall )(?<!\bcalls )(?<!\bcalled )(?<!\bcalling )"
-    r"\bon (?:the|his|her|their) (?!way\b|\w+'s head\b|"
+    # (or what it did to another: "The cost was a severe injury to the horse", the twenty-eighth
+    # words, calming spooked horses)
+    r"(?:\bon|\b(?:injury|injuries|wound|wounds|damage|harm|loss|losses) to) (?:the|his|her|their) "
+    r"(?!way\b|\w+'s head\b|"
     r"(?:crew|party|companions?|allies|friends|ship|boat|band|company)\b)\w+",
     re.IGNORECASE,
 )
@@ -4517,6 +4533,14 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
             ) or (owner and cleared and owner.group(1)[:5] == cleared["thing"].lower()[:5]):
                 continue  # the danger got clear of, falling: "I dodge the falling portcullis"
                 # told "the portcullis has collapsed" (run 19)
+            before = words[max(words.rfind(c, 0, m.start()) for c in ".!?") + 1 : m.start()]
+            if (
+                cleared
+                and re.search(rf"\b{re.escape(cleared['thing'][:5])}", before, re.IGNORECASE)
+                and not _YOU_IN.search(_sentence_around(words, m.start()))
+            ):
+                continue  # ... named earlier in the sentence: "The statue's toppling force is now
+                # directed towards the ground, causing it to collapse" (the twenty-eighth words)
             crossing = _CLIMBING.search(action) or _ACROSS.search(action)
             around = _sentence_around(words, m.start())
             if (
@@ -4870,6 +4894,11 @@ def _with_continuation(
         given_ground += _rival_held_up(words, expect.action)
     there = _sought_there(words, expect.action) if expect.polarity == "failure" else []
     there += _let_through_after_all(words, expect)
+    if expect.outcome == "graze":
+        there += [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, _BLOW_MISSED.finditer(words))
+        ]
     blinded = (
         [
             _excerpt(words, m.start(), m.end())
@@ -4890,8 +4919,8 @@ def _with_continuation(
         ("a success at a cost told as the attempt undone", undone),
         ("a contest lost told as the other side giving way or held up", given_ground),
         ("a failure at going unseen told as the watchers' lights going out", blinded),
-        ("a failed search told as the thing sought there, or a failure as the way let open",
-         there),
+        ("a failed search told as the thing sought there, a failure as the way let open, or a "
+         "graze as the blow missed", there),
         ("a tie told as one side giving in", given_in),
         ("the other side told, in words such an attempt's outcome was told against in",
          _told_against(words, expect)),

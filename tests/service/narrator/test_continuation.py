@@ -1215,6 +1215,22 @@ RUN_57 = [
      "The quartermaster refuses to let you go.", None),
     (MISS_FACE_DANGER, "I chase the thief through the market",
      "The crowd parts, allowing the thief to escape.", None),  # the thief is the quarry
+    # the twenty-eighth words: a cost as another's injury, a graze as a dodge, what was got
+    # clear of named before its fall
+    (WEAK_FACE_DANGER, "I call on the blood to calm the spooked horses",
+     "The cost was a severe injury to the horse, requiring immediate medical attention.",
+     "outcome"),
+    (WEAK_FACE_DANGER, "I try to convince the harbourmaster to let us dock",
+     "You must pay a hefty toll of 50 gold coins to the harbourmaster for this privilege.", None),
+    (GO_FORTH_GRAZE, "I sling a stone at the running thief",
+     "The thief's heart races, but he manages to dodge the blow.", "outcome"),
+    (GO_FORTH_GRAZE, "I throw my dagger at the fleeing thief",
+     "The thief's eyes widen in surprise, and he tries to dodge the blow.", None),  # grammar1b
+    (ROLL_UNDER_SUCCESS, "I fling myself clear of the toppling statue",
+     "The statue's toppling force is now directed towards the ground, causing it to collapse with "
+     "a loud crash.", None),
+    (ROLL_UNDER_SUCCESS, "I fling myself clear of the toppling statue",
+     "The statue hits the floor, and the floor collapses under you.", "outcome"),
 ]  # fmt: skip
 
 CASES = [
