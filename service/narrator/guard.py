@@ -4363,6 +4363,25 @@ _GIVES_IN = re.compile(
     r"backs? down|backed down|backing down|relents?|relented|relenting|caves?|caved)\b",
     re.IGNORECASE,
 )
+# ... or the winner undone by others, the contest's failure come right in the end: "As the
+# smuggler tries to escape, they are caught by the police and arrested" (the twenty-eighth words,
+# a wrestle for a pistol lost). Not the character caught ("you are caught", "Kell is captured").
+_UNDONE = re.compile(
+    r"\b(?:is|are|was|were|gets?|got|being) (?:\w+ )?(?:caught|arrested|captured|subdued|"
+    r"overpowered|defeated|apprehended|knocked (?:out|unconscious))\b",
+    re.IGNORECASE,
+)
+
+
+def _winner_undone(words: str, character: str | None) -> list[str]:
+    ours = re.compile(rf"\b(?:you|{_names(character)})\W+$", re.IGNORECASE)
+    return [
+        _excerpt(words, m.start(), m.end())
+        for m in _not_denied(words, _UNDONE.finditer(words))
+        if not ours.search(words[max(0, m.start() - 20) : m.start()])
+    ]
+
+
 # (Not a contest for a thing, which the winner runs off with: "The orc kicks you and runs away",
 # run 8.)
 _FOR_A_THING = re.compile(r"\bfor (?:the|a|an|his|her|their|its|my|your)\b", re.IGNORECASE)
@@ -4892,6 +4911,8 @@ def _with_continuation(
         ]
     if expect.polarity == "failure":
         given_ground += _rival_held_up(words, expect.action)
+    if expect.polarity == "failure" and _BEATING.search(action):
+        given_ground += _winner_undone(words, expect.character)
     there = _sought_there(words, expect.action) if expect.polarity == "failure" else []
     there += _let_through_after_all(words, expect)
     if expect.outcome == "graze":

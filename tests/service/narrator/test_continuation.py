@@ -1231,6 +1231,10 @@ RUN_57 = [
      "a loud crash.", None),
     (ROLL_UNDER_SUCCESS, "I fling myself clear of the toppling statue",
      "The statue hits the floor, and the floor collapses under you.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I wrestle the smuggler for the pistol",
+     "As the smuggler tries to escape, they are caught by the police and arrested.", "outcome"),
+    (ROLL_UNDER_FAILURE, "I wrestle the smuggler for the pistol",
+     "The smuggler wrenches the pistol free, and you are caught by the watch.", None),
 ]  # fmt: skip
 
 CASES = [
