@@ -3177,7 +3177,9 @@ _FELT = (
     # grammar, bent), "the confused look on the face of the person who tried to sweet-talk him"
     # (runs 41, 48), "the words of desperation in the voice of the person trying to leave"
     r"\b(?:\w+ )?(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker) "
-    r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|yur|yor|(?:{names})'s) (?:\w+ )?(?:face|eyes|"
+    # (and "the man's": "the confused look on the man's face", run 59, the sweet-talker)
+    r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|yur|yor|(?:{names})'s|the (?:man|woman|"
+    r"person|figure|stranger)'s) (?:\w+ )?(?:face|eyes|"
     r"voice|features|expression|gaze)\b|"
     rf"\b(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker|"
     rf"{_SEEN_FEELINGS})\b (?:on|in) the (?:\w+ )?(?:face|eyes|voice|gaze) of (?:the|a) "
@@ -3407,7 +3409,12 @@ _OTHERS_MANNER = re.compile(
 )
 # ... or another's feeling perceived: "You see the harbourmaster's eyes widen, and you can feel his
 # unease" (run 29)
-_OTHERS_FEELING = re.compile(r"\b(?:his|her|their|its|[a-z]+'s) (?:\w+ )?\w+$", re.IGNORECASE)
+# (not the role noun that is the character: "the confused look on the man's face", run 59)
+_OTHERS_FEELING = re.compile(
+    r"\b(?:his|her|their|its|(?<!the )(?:man|woman|person|figure|stranger)'s|"
+    r"(?!(?:man|woman|person|figure|stranger)'s)[a-z]+'s) (?:\w+ )?\w+$",
+    re.IGNORECASE,
+)
 # ... or another's, felt: "The prince's confidant, who had always been a loyal friend to the king,
 # now feels a sense of pride" (a resent prompt, the grammar keeping "you" out): a named other and
 # no "you" in the clause before the feeling

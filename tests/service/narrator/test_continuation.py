@@ -1235,6 +1235,12 @@ RUN_57 = [
      "As the smuggler tries to escape, they are caught by the police and arrested.", "outcome"),
     (ROLL_UNDER_FAILURE, "I wrestle the smuggler for the pistol",
      "The smuggler wrenches the pistol free, and you are caught by the watch.", None),
+    # runs 51 and 59: "the man" is the sweet-talker
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "As the quartermaster looks at the confused look on the man's face, he realizes that the "
+     "attempt to sweet-talk him into letting him go was a failure.", "player_agency"),
+    (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
+     "The quartermaster's face turns red as he looks at an old man's worried face.", None),
 ]  # fmt: skip
 
 CASES = [
