@@ -4797,13 +4797,19 @@ def _bent_names(words: str, expect: Expectation) -> list[str]:
 
 # "you" and "your" bent round the grammar's bar ("yor face", "yur voice", runs 44, 49, 56, 57):
 # a word of "y" and one letter put in, left out or changed, save English words so made.
-_Y_WORD = re.compile(r"\b[Yy][a-z]{0,3}\b")
+_Y_WORD = re.compile(r"\b(?:[Yy][a-z]{0,3}|[Tt]h(?:ee|ou|y|ine))\b")
 _NOT_BENT = frozenset({"yo", "yon", "yob", "yow", "yod", "yore", "yous", "you", "your", "yours"})
+
+
+# ... and the old second person: "As the bell tower looms before thee" (run 59)
+_ARCHAIC = {"thee": "you", "thou": "you", "thy": "your", "thine": "your"}
 
 
 def _unbent_you(match: re.Match[str]) -> str:
     word = match.group()
     low = word.lower()
+    if low in _ARCHAIC:
+        return word[0].replace("t", "y").replace("T", "Y") + _ARCHAIC[low][1:]
     if low in _NOT_BENT:
         return word
     for plain in ("your", "you"):

@@ -430,6 +430,8 @@ UNBENT = [
     ("elegy", "too great for even a skilled fighter like Go For th", "too great for even a skilled fighter like Go For th"),
     ("sundered_isles", "Yon hill rises; yes, the yoke holds.", "Yon hill rises; yes, the yoke holds."),
     ("sundered_isles", "the winds of the Sundered Isles", "the winds of the Sundered Isles"),
+    ("elegy", "As the bell tower looms before thee, thy heart races.", "As the bell tower looms before you, your heart races."),
+    ("elegy", "They thought the theme thin.", "They thought the theme thin."),
 ]  # fmt: skip
 
 
@@ -439,7 +441,7 @@ def test_bent_words_are_read_as_what_they_stand_for(system: str, words: str, rea
     assert unbent(words, expect) == read
 
 
-@given(st.text(alphabet="abcdefghijklmnopqrstuvwxz ,.'", max_size=60))
-def test_unbending_leaves_words_with_no_y_word_and_no_name_as_they_are(words: str) -> None:
+@given(st.text(alphabet="abcdefghijklmnopqrsuvwxz ,.'", max_size=60))
+def test_unbending_leaves_words_with_no_y_or_th_word_and_no_name_as_they_are(words: str) -> None:
     expect = Expectation(system="storyteller", outcome="success", polarity="success")
     assert unbent(words, expect) == words
