@@ -2986,7 +2986,11 @@ def check_narration(text: str, expect: Expectation, *, complete: bool = True) ->
         # own words ("lose 2 point of blood", "You give in to fear") are the table's, not the
         # model's; only what follows is the narrator's to check.
         text = text.lstrip()[len(expect.lead) :]
-    text = unbent(text, expect)
+    if expect.lead and text.lstrip().startswith(expect.lead):
+        # (the lead is code's words, the player's among them: only the model's are unbent)
+        text = expect.lead + unbent(text.lstrip()[len(expect.lead) :], expect)
+    else:
+        text = unbent(text, expect)
     prepared = _prepare(text)
     sentences = _Text.of(prepared)
     pronouns = _pronoun_subjects(sentences, expect.character)
@@ -3174,17 +3178,17 @@ _FELT = (
     r"reeled|whirling|whirls|spinning|spins|swelling|swells|soaring|soars)\b|"
     # a state of mind on your face, in your eyes or voice, as another sees it: "The
     # quartermaster looks at the suspicious look on yur face" (runs 44, 49: "you" barred by the
-    # grammar, bent), "the confused look on the face of the person who tried to sweet-talk him"
+    # grammar, bent; read as "your" by unbent), "the confused look on the face of the person who tried to sweet-talk him"
     # (runs 41, 48), "the words of desperation in the voice of the person trying to leave"
     r"\b(?:\w+ )?(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker) "
     # (and "the man's": "the confused look on the man's face", run 59, the sweet-talker)
-    r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|yur|yor|(?:{names})'s|the (?:man|woman|"
+    r"(?:of (?:\w+ )?\w+ )?(?:on|in|across) (?:your|(?:{names})'s|the (?:man|woman|"
     r"person|figure|stranger)'s) (?:\w+ )?(?:face|eyes|"
     r"voice|features|expression|gaze)\b|"
     rf"\b(?:look|expression|glint|gleam|flash|hint|mix|mixture|trace|glimmer|flicker|"
     rf"{_SEEN_FEELINGS})\b (?:on|in) the (?:\w+ )?(?:face|eyes|voice|gaze) of (?:the|a) "
     r"(?:person|one|individual|figure|stranger) (?:who|trying|attempting)\b|"
-    rf"\b{_SEEN_FEELINGS} (?:on|in) (?:the look on )?(?:yur|yor) (?:face|eyes|voice|gaze)\b|"
+    rf"\b{_SEEN_FEELINGS} (?:on|in) (?:the look on )?your (?:face|eyes|voice|gaze)\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
     # fear" (run 10), "The orcs, sensing your desperation" (run 8)
     r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) "
@@ -4797,11 +4801,9 @@ def _bent_names(words: str, expect: Expectation) -> list[str]:
 
 # "you" and "your" bent round the grammar's bar ("yor face", "yur voice", runs 44, 49, 56, 57):
 # a word of "y" and one letter put in, left out or changed, save English words so made.
+# ... and the old second person: "As the bell tower looms before thee" (run 59).
 _Y_WORD = re.compile(r"\b(?:[Yy][a-z]{0,3}|[Tt]h(?:ee|ou|y|ine))\b")
 _NOT_BENT = frozenset({"yo", "yon", "yob", "yow", "yod", "yore", "yous", "you", "your", "yours"})
-
-
-# ... and the old second person: "As the bell tower looms before thee" (run 59)
 _ARCHAIC = {"thee": "you", "thou": "you", "thy": "your", "thine": "your"}
 
 
