@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirtieth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_second``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1219,6 +1219,82 @@ THIRTIETH_ACTIONS: list[str] = [
     "I cross the slippery stones over the river",
 ]
 
+# ... and a thirty-first and a thirty-second (stop 31's last measures)
+THIRTY_FIRST_ACTIONS: list[str] = [
+    "I drop from the yardarm onto the slaver's deck",
+    "I hug the mainmast as the green water comes aboard",
+    "I pole the raft ahead of the flash flood",
+    "I pilot the caravel through the fogbound strait",
+    "I spy on the wreckers' beach from the dunes",
+    "I hide in the net loft to hear the harbour master's deal",
+    "I ask the ferrywoman about the drowned village",
+    "I flatter the toll keeper into raising the gate",
+    "I prise the boards off the chapel window",
+    "I charm the bishop's nephew at the wedding feast",
+    "I persuade the steward to show me the ledgers",
+    "I ease the locket from the dozing widow's neck",
+    "I shove the mercenary over the well's edge",
+    "I call on the blood to quiet the howling dogs",
+    "I climb the chimney stack to the roof",
+    "I search the smugglers' cave for the missing cargo",
+    "I plunge my dagger into the ghoul's side",
+    "I throw my hatchet at the fleeing cutpurse",
+    "I race the baron's rider to the gate",
+    "I follow the Tremere through the university",
+    "I pick the lock on the Archon's chest",
+    "I leap the gap to the neighbouring balcony",
+    "I stare down the rival Nosferatu",
+    "I dive clear of the rolling cart",
+    "I hold the trapdoor against the rats",
+    "I slash at the bandit with my cutlass",
+    "I wrestle the pickpocket for the purse",
+    "Kell steadies the trembling rowers",
+    "I slip the seal from the sleeping clerk's desk",
+    "I cock my pistol as the smugglers rush the boat",
+    "I climb the rose trellis to the window",
+    "I track the fox through the heath",
+    "I haggle with the miller over the flour",
+    "I creep past the snoring hounds",
+    "I cross the crumbling wall walk at night",
+]
+THIRTY_SECOND_ACTIONS: list[str] = [
+    "I jump from the jolly boat onto the barque's deck",
+    "I brace on the taffrail as the sea breaks over the stern",
+    "I row the longboat ahead of the waterspout",
+    "I steer the brig through the reef gap at dawn",
+    "I watch the mutineers' camp from the palms",
+    "I crouch behind the sailcloth to hear the mate's plan",
+    "I question the shipwright about the scuttled sloop",
+    "I coax the lighthouse keeper into lighting the lamp",
+    "I wrench the lid off the flooded crate",
+    "I charm the magistrate's clerk at the salon",
+    "I convince the turnkey to bring me the prisoner",
+    "I lift the ledger from the napping factor's desk",
+    "I push the footpad off the bridge",
+    "I call on the blood to still the braying mules",
+    "I scale the cliff path to the hermitage",
+    "I search the drowned chapel for the bell rope",
+    "I drive my mace into the skeleton's ribs",
+    "I cast a spear at the running poacher",
+    "I race the guild's runner to the docks",
+    "I tail the Brujah through the rail yard",
+    "I pick the lock on the Regent's cabinet",
+    "I leap the flooded ditch to the road",
+    "I stare down the rival Tzimisce",
+    "I throw myself clear of the falling mast",
+    "I hold the barricade against the ghouls",
+    "I thrust at the goblin with my spear",
+    "I wrestle the deckhand for the knife",
+    "Kell steadies the frightened villagers",
+    "I take the key from the dozing jailer's hook",
+    "I nock an arrow as the wolves charge the fire",
+    "I climb the ladder to the hayloft",
+    "I track the deer through the bog",
+    "I haggle with the glassblower over the lens",
+    "I slip past the drowsy watchman",
+    "I cross the ice of the frozen lake",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1249,6 +1325,8 @@ OTHER_WORDS = {
     "twenty_eighth": TWENTY_EIGHTH_ACTIONS,
     "twenty_ninth": TWENTY_NINTH_ACTIONS,
     "thirtieth": THIRTIETH_ACTIONS,
+    "thirty_first": THIRTY_FIRST_ACTIONS,
+    "thirty_second": THIRTY_SECOND_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
