@@ -1155,9 +1155,10 @@ RUN_52_AND_TWENTY_SECOND = [
      "The hound's breathing slows, and it sinks down onto the straw.", None),
 ]  # fmt: skip
 
-# Run 57 (stop 31): the game's name of two words bent round the grammar ("Go For th"), called a
-# kind of person; a tracked quarry told alarmed, not of those around it
-RUN_57 = [
+# Stop 31's runs 57 to 59 and the twenty-seventh to twenty-ninth words: the game's name of two
+# words bent round the grammar ("Go For th") called a kind of person; a tracked quarry told
+# alarmed, not of those around it; and below, each with its run
+STOP_31 = [
     (GO_FORTH_FAILURE, "I wrestle the guard for the key",
      "The guard's strength is too great for even a skilled fighter like Go For th.",
      "player_agency"),
@@ -1241,10 +1242,24 @@ RUN_57 = [
      "attempt to sweet-talk him into letting him go was a failure.", "player_agency"),
     (MISS_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
      "The quartermaster's face turns red as he looks at an old man's worried face.", None),
+    # the twenty-ninth words: a grate come off, screams grown fiercer; a lid that "won't come
+    # off" is denied ("n't" read as a denial, the twenty-second words)
+    (MISS_FACE_DANGER, "I lever the grate off the cistern",
+     "As the grate comes crashing down, water pours in and the cistern begins to overflow.",
+     "outcome"),
+    (MISS_FACE_DANGER, "I lever the lid off the barnacled strongbox",
+     "The lid won't come off, and the barnacled strongbox is now leaking water.", None),
+    (WEAK_FACE_DANGER, "I call on the blood to hush the screaming crowd",
+     "The crowd's screams grew fiercer, and the blood flowed faster than ever before.", "outcome"),
+    (WEAK_FACE_DANGER, "I call on the blood to hush the screaming crowd",
+     "The crowd's screams fade to a murmur, and the blood flows faster than ever before.", None),
+    (GO_FORTH_SUCCESS, "I stalk the Giovanni through the catacombs",
+     "As the Giovanni's shadow looms over the catacombs, a chill runs down Kiel's spine.",
+     "player_agency"),  # the name bent by two letters
 ]  # fmt: skip
 
 CASES = [
-    *RUN_57,
+    *STOP_31,
     *RUN_52_AND_TWENTY_SECOND,
     *RUN_51,
     *DOORS_HELD_AFTER_ALL,

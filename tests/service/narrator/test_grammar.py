@@ -425,6 +425,8 @@ UNBENT = [
     ("sundered_isles", "the suspicious look on yur face", "the suspicious look on your face"),
     ("sundered_isles", "Kall draws his sword.", "Kell draws his sword."),
     ("sundered_isles", "K ell draws his sword.", "Kell draws his sword."),
+    ("sundered_isles", "A chill runs down Kiel's spine.", "A chill runs down Kell's spine."),
+    ("sundered_isles", "Captain Kerr nods.", "Captain Kerr nods."),
     ("elegy", "The doorman smiles at Eleg y.", "The doorman smiles at Kell."),
     ("go_forth", "too great for even a skilled fighter like Go For th", "too great for even a skilled fighter like Kell"),
     ("elegy", "too great for even a skilled fighter like Go For th", "too great for even a skilled fighter like Go For th"),
