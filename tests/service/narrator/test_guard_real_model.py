@@ -231,6 +231,9 @@ REPORTED_ONLY = {
     "got clear of falling: reported",
     "real_run59": "judged at 30e55dc (2/3 caught, 1/57 false alarms), then read for 'the man' as "
     "the character seen: reported",
+    "real_twenty_ninth1": "a twenty-ninth set of words, judged at 5813bc8 (4/7 caught, 0/28 "
+    "false alarms), then read for growing noise, a grate come down and a name bent by two "
+    "letters: reported",
 }
 
 
