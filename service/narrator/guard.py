@@ -4687,12 +4687,14 @@ def _another_for_they(before: str, action: str) -> bool:
 
 
 def _they_as_you(words: str, action: str | None) -> str:
-    """The model's words with a "they" that can only be the character turned to "you"; as
-    written when the first "they" can stand for anyone else."""
+    """The model's words with each "they" that can only be the character turned to "you", up to
+    the first that can stand for anyone else ("As the world around them shifts, they find
+    themselves in a new realm where technology has transformed their lives", run 60: "their" may
+    be the realm's people; the "they" before it can only be the character)."""
     out, last = [], 0
     for m in _THEY.finditer(words):
         if _another_for_they(words[: m.start()], action or ""):
-            return words
+            break
         out += [words[last : m.start()], _AS_YOU[m.group()]]
         last = m.end()
     return "".join(out) + words[last:] if out else words

@@ -1256,6 +1256,12 @@ STOP_31 = [
     (GO_FORTH_SUCCESS, "I stalk the Giovanni through the catacombs",
      "As the Giovanni's shadow looms over the catacombs, a chill runs down Kiel's spine.",
      "player_agency"),  # the name bent by two letters
+    # run 60: "they" that can only be the character, before a "their" that may be others'
+    (STRONG_FACE_DANGER, "I hack the security terminal",
+     "As the world around them shifts, they find themselves in a new realm where technology has "
+     "transformed their lives.", "player_agency"),
+    (STRONG_FACE_DANGER, "I hack the security terminal",
+     "As the guards rush in, they find themselves locked out of the control room.", None),
 ]  # fmt: skip
 
 CASES = [

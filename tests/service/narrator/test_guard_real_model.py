@@ -234,6 +234,8 @@ REPORTED_ONLY = {
     "real_twenty_ninth1": "a twenty-ninth set of words, judged at 5813bc8 (4/7 caught, 0/28 "
     "false alarms), then read for growing noise, a grate come down and a name bent by two "
     "letters: reported",
+    "real_run60": "judged at 62fa51e (3/6 caught, 0/54 false alarms), then read for 'they' up "
+    "to the first that may be another's: reported",
 }
 
 
