@@ -4162,6 +4162,25 @@ _CALMING = re.compile(
     r"comforts|inspire|inspires|settle|settles|hearten|heartens|quiet|quiets)\b",
     re.IGNORECASE,
 )
+# ... or as in the state they were calmed from, again: "Kell steadies the shaking deckhands" told
+# "they begin to shake again" (the thirtieth words)
+_CALMED_STATE = re.compile(
+    r"\b(?P<state>shaking|trembling|quaking|sobbing|weeping|screaming|wailing|shivering|"
+    r"panicking|rioting|brawling)\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=16)
+def _state_again(state: str) -> re.Pattern[str]:
+    stem = state.removesuffix("ing").removesuffix("k" if state == "panicking" else "")
+    return re.compile(
+        rf"\b{stem}\w* (?:again|anew|once more)\b|\b(?:begins?|began|starts?|started) to "
+        rf"{stem}\w* (?:again|anew|once more)\b",
+        re.IGNORECASE,
+    )
+
+
 _PANIC_SPREADS = re.compile(
     r"\b(?:panic|panics|panicked|panicking|flee|flees|fled|fleeing|scatter|scatters|scattered) "
     r"(?:and|in|away|off|into|from|for)\b|\bin (?:terror|panic|a panic)\b|"
@@ -4618,6 +4637,8 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         ]
     if _CALMING.search(action):
         found += _not_denied(words, _PANIC_SPREADS.finditer(words))
+        if state := _CALMED_STATE.search(action):
+            found += _not_denied(words, _state_again(state["state"]).finditer(words))
     if _UNSEEN.search(action):
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
     if _UNSEEN.search(action) or _TAKING.search(action) or _HIDING.search(action):
@@ -4769,7 +4790,8 @@ _NARRATOR_AS_I = re.compile(r"\bI\b|\b(?i:me|my|myself)\b")
 # spell of Elegy's charm" is the charming told.)
 _NATURE = (
     r"(?:power|grace|warmth|strength|courage|bravery|determination|resolve|ingenuity|wisdom|"
-    r"kindness|confidence|spirit|cunning|prowess|heroism|valou?r|nobility)"
+    r"kindness|confidence|spirit|cunning|prowess|heroism|valou?r|nobility|elegance|beauty|"
+    r"poise|charisma|wit)"
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][a-z]*(?: [a-z]+)?\b")
 
@@ -4866,7 +4888,9 @@ def _nature_of(names: frozenset[str]) -> re.Pattern[str]:
     """A nature given to one of ``names`` (compiled once per set of names, not per sentence)."""
     who = "|".join(sorted(re.escape(n) for n in names))
     return re.compile(
-        rf"\b(?:\w+ and (?:the )?)?{_NATURE} of (?:{who})\b|"
+        # (not the attempt's work: "the beauty and elegance of Elegy's performance", grammar1)
+        rf"\b(?:\w+ and (?:the )?)?{_NATURE} of (?:{who})\b(?!'s (?:performance|song|singing|"
+        r"dance|dancing|music|playing|act|show|display|words|speech|story|tale)\b)|"
         rf"\b(?:testament|tribute|symbol|proof) (?:to|of) (?:{who})'s (?:\w+ )?{_NATURE}\b|"
         # the character called a kind of person: "too great for even a skilled fighter like Go
         # For th" (run 57)

@@ -1262,6 +1262,17 @@ STOP_31 = [
      "transformed their lives.", "player_agency"),
     (STRONG_FACE_DANGER, "I hack the security terminal",
      "As the guards rush in, they find themselves locked out of the control room.", None),
+    # the thirtieth words: the calmed back in their state; the name bent given a nature
+    (STRONG_FACE_DANGER, "Kell steadies the shaking deckhands",
+     "The deckhands' eyes widen as they realize the gravity of their mistake, and they begin to "
+     "shake again.", "outcome"),
+    (STRONG_FACE_DANGER, "Kell steadies the shaking deckhands",
+     "The deckhands stop shaking and take up the ropes.", None),
+    (ELEGY_STRONG_HIT, "I charm the countess's herald at the tourney",
+     "The countess's herald, impressed by the charm and elegance of Eleg y, decides to give her a "
+     "special tourney prize.", "player_agency"),
+    (ELEGY_STRONG_HIT, "I captivate the crowd at the salon",
+     "The crowd is stunned by the beauty and elegance of Elegy's performance.", None),  # grammar1
 ]  # fmt: skip
 
 CASES = [

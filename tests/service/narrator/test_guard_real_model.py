@@ -236,6 +236,8 @@ REPORTED_ONLY = {
     "letters: reported",
     "real_run60": "judged at 62fa51e (3/6 caught, 0/54 false alarms), then read for 'they' up "
     "to the first that may be another's: reported",
+    "real_thirtieth1": "a thirtieth set of words, judged at dfd0215 (4/6 caught, 1/29 false "
+    "alarms), then read for the calmed back in their state and a bent name's elegance: reported",
 }
 
 
