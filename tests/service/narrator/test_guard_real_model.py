@@ -239,6 +239,10 @@ REPORTED_ONLY = {
     "real_thirtieth1": "a thirtieth set of words, judged at dfd0215 (4/6 caught, 1/29 false "
     "alarms), then read for the calmed back in their state and a bent name's elegance: reported",
     "real_run61": "judged at 7f74e38 (the final narration code), not tuned on: reported",
+    "real_thirty_first1": "a thirty-first set of words, judged at 7f74e38 (the final narration "
+    "code), not tuned on: reported",
+    "real_thirty_second1": "a thirty-second set of words, judged at 7f74e38 (the final "
+    "narration code), not tuned on: reported",
 }
 
 
