@@ -3779,7 +3779,12 @@ _ATTENTION = re.compile(
 # The sleeper woken, whoever it is, when passing or robbing them asleep was the attempt: "I sneak
 # past the sleeping dragon" told "The dragon wakes up and lunges" (third words' prompt resent
 # with the grammar)
-_ASLEEP = re.compile(r"\b(?:sleeping|asleep|dozing|slumbering|snoring|napping)\b", re.IGNORECASE)
+# (and the half-asleep: "I slip past the drowsy watchman" told "The watchman's eyes flick to the
+# sky", the thirty-second words)
+_ASLEEP = re.compile(
+    r"\b(?:sleeping|asleep|dozing|slumbering|snoring|napping|drowsing|drowsy|sleepy|nodding)\b",
+    re.IGNORECASE,
+)
 _WAKES = re.compile(
     r"\b(?:wakes?|woke|awakens?|awoke|awakened|stirs? awake|stirred awake|jolts? awake|"
     r"jolted awake|(?:eyes )?(?:snap|snaps|snapped|fly|flies|flew) open)\b",
@@ -3792,7 +3797,8 @@ _WAKES = re.compile(
 # from the player's words ("the snoring bosun", "the sleeping merchant's belt"); a place said to
 # sleep ("the sleeping barracks") only wakes.
 _SLEEPER = re.compile(
-    r"\b(?:sleeping|dozing|slumbering|snoring|napping|drowsing)\s+(?P<words>(?:[a-z-]+'?s?\s+){0,2}"
+    r"\b(?:sleeping|dozing|slumbering|snoring|napping|drowsing|drowsy|sleepy)\s+"
+    r"(?P<words>(?:[a-z-]+'?s?\s+){0,2}"
     r"[a-z-]+(?:'s)?)",
     re.IGNORECASE,
 )
@@ -4294,7 +4300,7 @@ _RIVAL_PERCEIVES = _word_set(
 )
 _RIVAL_SETBACK = re.compile(
     r"\b(?:blocked|astray|forg[eo]t\w*|unresponsive|threaten\w*|lame\w*|broken|lost|stuck|"
-    r"no longer|can't|cannot|too late|gone|wrong|missing|collaps\w*)\b"
+    r"no longer|can't|cannot|too late|gone|wrong|missing|collaps\w*|out of control)\b"
 )
 
 
@@ -4336,7 +4342,8 @@ def _sought_there(words: str, action: str | None) -> list[str]:
 def _rival_or_mount(rival: str) -> re.Pattern[str]:
     """The rival, the rival's anything, or a mount, ship or wheels of "his" or "hers"."""
     return re.compile(
-        rf"\b{re.escape(rival)}(?:'s [a-z]+)?\b|\b(?:his|her|its|their) (?:horse|mount|steed|pony|"
+        rf"\b{re.escape(rival)}(?:'s [a-z]+)?\b|\b(?:his|her|its|their|the [a-z]+'s) (?:horse|mount|"
+        r"steed|pony|"
         r"mule|cart|wagon|carriage|coach|boat|ship|skiff|sled|wheels?|vehicle|oars?)\b"
     )
 
@@ -4375,9 +4382,12 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
             met = re.search(rf"\b{re.escape(verb)} into (?:a|an)\b", clause) if verb else None
             if verb in _RIVAL_PERCEIVES and not _RIVAL_SETBACK.search(rest):
                 continue
+            # (a winner's verb gone wrong: "the baron's horse suddenly gallops out of control",
+            # the thirty-first words)
+            wrong = verb in _WINNER_DOES and re.search(r"\bout of control\b", clause)
             if (
                 re.match(r"[a-z]", verb)
-                and (verb not in _WINNER_DOES | _NOT_A_VERB_HERE or met)
+                and (verb not in _WINNER_DOES | _NOT_A_VERB_HERE or met or wrong)
                 and not _AHEAD.search(clause)
             ):
                 at = sentence.start() + m.start()
@@ -5167,8 +5177,10 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " come loose",
         " comes loose",
         " came loose",
-        # ("As the grate comes crashing down, water pours in", the twenty-ninth words)
+        # ("As the grate comes crashing down, water pours in", the twenty-ninth words; "As the
+        # boards come crashing down", the thirty-first)
         " comes crashing down",
+        " come crashing down",
         " came crashing down",
         " comes off",
         " came off",

@@ -1273,6 +1273,17 @@ STOP_31 = [
      "special tourney prize.", "player_agency"),
     (ELEGY_STRONG_HIT, "I captivate the crowd at the salon",
      "The crowd is stunned by the beauty and elegance of Elegy's performance.", None),  # grammar1
+    # read after the final measures (the thirty-first and thirty-second words)
+    (STRONG_FACE_DANGER, "I slip past the drowsy watchman",
+     "The watchman's eyes flick to the sky, and he looks around in confusion.", "outcome"),
+    (MISS_FACE_DANGER, "I prise the boards off the chapel window",
+     "As the boards come crashing down, they leave a trail of debris that blocks the entrance to "
+     "the chapel.", "outcome"),
+    (GO_FORTH_FAILURE, "I race the baron's rider to the gate",
+     "As the rider approaches the gate, the baron's horse suddenly gallops out of control, causing "
+     "a massive explosion.", "outcome"),
+    (GO_FORTH_FAILURE, "I race the baron's rider to the gate",
+     "As the rider approaches the gate, the baron's horse gallops through it first.", None),
 ]  # fmt: skip
 
 CASES = [
