@@ -59,6 +59,7 @@ LEAD_WORDS = (
     " it goes badly wrong",
     " neither side wins",
     " only a graze",
+    " only a little headway",
 )
 # ... and the prompt's own word for what it asks: "The next sentence could be: The door to the
 # secret room opens", "The second sentence: The card dealer's eyes light up" (stop 28's paired

@@ -4475,6 +4475,25 @@ _BLOW_STRUCK = re.compile(
     rf"\b(?:my|his|her) (?:[a-z-]+ )?(?:{_WEAPON})\b[^.]*?\b(?:in|into|at|on)\b",
     re.IGNORECASE,
 )
+_AIMED_AT = re.compile(
+    r"\b(?:attack|attacks|strike|strikes|shoot|shoots|fire|fires|loose|looses|throw|throws|hurl|"
+    r"hurls|fling|flings|cast|casts|sling|slings|swing|swings|lunge|lunges|thrust|thrusts)\b"
+    r"[^.]*?\bat\b",
+    re.IGNORECASE,
+)
+
+
+def strikes(action: str | None) -> bool:
+    """Whether the player's words strike at someone: a blow, a weapon, a thing aimed at them."""
+    words = action or ""
+    return (
+        "blow" in attempt_kinds(words)
+        or bool(_BLOW_STRUCK.search(words) or _AIMED_AT.search(words))
+        or bool(re.search(rf"\b(?:{_WEAPON})\b", words, re.IGNORECASE))
+        or bool(re.search(r"\b(?:kill|kills|slay|slays|fight|fights|duel|duels)\b", words, re.I))
+    )
+
+
 _FIGHTS_ON = re.compile(
     # (not "deflected": "The goblin archer's arrow, now deflected by the sharp blade of the
     # sword", grammar1, is the blow's work)

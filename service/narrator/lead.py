@@ -20,7 +20,7 @@ from prompts import RenderedPrompt, get_prompt
 from rules.models import Resolution
 from service.narrator import facts
 from service.narrator.grammar import continuation_gbnf
-from service.narrator.guard import DRAWS, Expectation, Polarity
+from service.narrator.guard import DRAWS, Expectation, Polarity, strikes
 from service.narrator.unsaid import unsaid_words
 
 # The player's words in the second person. Only the first person is turned: "I", "me", "my".
@@ -88,9 +88,24 @@ def lead_sentence(
     return _lead(polarity, match, attempt_words(action), draw=draw, graze=graze)
 
 
+HEADWAY_LEAD = "You make only a little headway."
+
+
+def _a_blow(act: str | None) -> bool:
+    """Whether the attempt strikes at someone (or no words say what it is: a graze, as the
+    rules name the miss of an attack)."""
+    return not act or strikes(act)
+
+
 def _lead(
     polarity: Polarity, match: bool, act: str | None, *, draw: bool = False, graze: bool = False
 ) -> str | None:
+    if graze and not _a_blow(act):
+        # Go Forth's Effort is also "for things that take time (breaking a door, translating
+        # runes ...)": a miss there is little progress, not a graze. Led as a graze, "I sprint
+        # across the collapsing bridge" (a model's proposal of effort, run 60) came back with a
+        # foe: "The foe's eyes widen, and he starts to struggle".
+        return f"You {act}, but you make only a little headway." if act else HEADWAY_LEAD
     if graze:
         # Go Forth: "If you miss: You Graze, dealing your Effort modifier in damage." Led as
         # "it goes wrong", a graze came back as a clean kill in 4 of runs 22-27 ("The arrow
@@ -123,6 +138,7 @@ OUTCOME_HINTS = {
     "failure": "You do not get what you wanted: show what goes wrong or the danger that comes.",
     "draw": "Neither side gets its way: show the standoff, with nothing won or lost.",
     "graze": "The blow barely touches: show the foe scratched but still in the fight.",
+    "headway": "Little progress is made: show the task barely advanced, most of it still ahead.",
 }
 
 
@@ -196,7 +212,7 @@ def narration_plan(
     band = OUTCOME_HINTS[
         "draw"
         if expect.outcome in DRAWS
-        else "graze"
+        else ("graze" if _a_blow(act) else "headway")
         if expect.outcome == "graze"
         else expect.polarity
     ]

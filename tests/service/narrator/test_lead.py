@@ -86,6 +86,34 @@ def test_a_graze_is_led_as_a_graze_and_a_clean_kill_after_it_is_caught() -> None
     assert check_narration(f"{lead} {scratch}", expect).passed
 
 
+@pytest.mark.parametrize(
+    ("action", "lead"),
+    [
+        ("I sprint across the collapsing bridge",
+         "You sprint across the collapsing bridge, but you make only a little headway."),
+        ("I break down the door", "You break down the door, but you make only a little headway."),
+        ("I hurl my javelin at the fleeing raider",
+         "You hurl your javelin at the fleeing raider, but it is only a graze."),
+        ("I attack the skeleton", "You attack the skeleton, but it is only a graze."),
+        ("I kill the troll", "You kill the troll, but it is only a graze."),
+    ],
+)  # fmt: skip
+def test_a_graze_at_a_task_is_led_as_little_headway(action: str, lead: str) -> None:
+    # go_forth.txt: Effort is "Used for things that take time (breaking a door, translating
+    # runes, killing a monster)"; "If you miss: You Graze, dealing your Effort modifier" is an
+    # attack's. A model's proposal of effort for "I sprint across the collapsing bridge" (run 60),
+    # led as a graze, came back with a foe that was not there.
+    led, expect = _after_lead(*GO_FORTH_GRAZE, action)
+    assert led == lead
+    plan = narration_plan(
+        system_name="Go Forth", character="Kell", action=action,
+        resolution=resolve_roll(*GO_FORTH_GRAZE[:3], dice=GO_FORTH_GRAZE[3]), expect=expect,
+        context="",
+    )  # fmt: skip
+    band = "graze" if lead.endswith("graze.") else "headway"
+    assert OUTCOME_HINTS[band] in plan.prompt("").user
+
+
 ACTIONS = st.sampled_from(
     ["I force the rusted hatch open", "I swing my axe at the bandit", "sneak past the patrol",
      "I try to charm the doorman", "Kell climbs the wall", "I dodge", ""]
