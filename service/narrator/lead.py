@@ -88,9 +88,6 @@ def lead_sentence(
     return _lead(polarity, match, attempt_words(action), draw=draw, graze=graze)
 
 
-HEADWAY_LEAD = "You make only a little headway."
-
-
 def _a_blow(act: str | None) -> bool:
     """Whether the attempt strikes at someone (or no words say what it is: a graze, as the
     rules name the miss of an attack)."""
@@ -100,12 +97,12 @@ def _a_blow(act: str | None) -> bool:
 def _lead(
     polarity: Polarity, match: bool, act: str | None, *, draw: bool = False, graze: bool = False
 ) -> str | None:
-    if graze and not _a_blow(act):
+    if graze and act and not _a_blow(act):
         # Go Forth's Effort is also "for things that take time (breaking a door, translating
         # runes ...)": a miss there is little progress, not a graze. Led as a graze, "I sprint
         # across the collapsing bridge" (a model's proposal of effort, run 60) came back with a
         # foe: "The foe's eyes widen, and he starts to struggle".
-        return f"You {act}, but you make only a little headway." if act else HEADWAY_LEAD
+        return f"You {act}, but you make only a little headway."
     if graze:
         # Go Forth: "If you miss: You Graze, dealing your Effort modifier in damage." Led as
         # "it goes wrong", a graze came back as a clean kill in 4 of runs 22-27 ("The arrow
