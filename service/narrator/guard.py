@@ -102,7 +102,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from prompts import get_prompt
 from rules.models import Resolution
-from service.narrator.grammar import SETTING_NAMES
+from service.narrator.grammar import ROLES, SETTING_NAMES
 
 Polarity = Literal["success", "mixed", "failure", "yes", "no", "neutral"]
 CheckId = Literal[
@@ -3946,17 +3946,15 @@ _BLOW_MISSED = re.compile(
 # through a window). The character is "you", the name, or a role noun the player did not use ("the
 # thief", "the intruder"). Not refused ("refuses to let you go"), and not where letting was the
 # attempt ("I sweet-talk the quartermaster into letting me go").
-_CHARACTER_ROLES = (
-    "thief|burglar|intruder|stranger|adventurer|trespasser|newcomer|traveller|traveler|wanderer|"
-    "hero|protagonist"
-)
+# (the grammar's ROLES, the nouns the model named the character by, and two more)
+_CHARACTER_ROLES = ("thief", "burglar", *(role.strip() for role in ROLES))
 _REFUSED_BEFORE = re.compile(r"\b(?:refus\w*|declin\w*|into|interested in)\s+(?:to\s+)?$")
 
 
 @lru_cache(maxsize=64)
 def _let_through(character: str | None, action: str) -> re.Pattern[str]:
     said = set(re.findall(r"[a-z]+", action.lower()))
-    roles = "|".join(r for r in _CHARACTER_ROLES.split("|") if r not in said) or "you"
+    roles = "|".join(r for r in _CHARACTER_ROLES if r not in said) or "you"
     return re.compile(
         r"\b(?:allow|allows|allowed|allowing|let|lets|letting|enabl(?:e|es|ed|ing)|"
         rf"permit(?:s|ted|ting)?)\s+(?:you|{_names(character)}|the (?:{roles}))\s+(?:to\s+)?"
@@ -4667,7 +4665,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
     if _CALMING.search(action):
         found += _not_denied(words, _PANIC_SPREADS.finditer(words))
         if state := _CALMED_STATE.search(action):
-            found += _not_denied(words, _state_again(state["state"]).finditer(words))
+            found += _not_denied(words, _state_again(state["state"].lower()).finditer(words))
     if _UNSEEN.search(action):
         found += _not_denied(words, _looks_at(expect.character).finditer(words))
     if _UNSEEN.search(action) or _TAKING.search(action) or _HIDING.search(action):

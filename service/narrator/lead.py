@@ -97,7 +97,7 @@ def _a_blow(act: str | None) -> bool:
 def _lead(
     polarity: Polarity, match: bool, act: str | None, *, draw: bool = False, graze: bool = False
 ) -> str | None:
-    if graze and act and not _a_blow(act):
+    if graze and not _a_blow(act):
         # Go Forth's Effort is also "for things that take time (breaking a door, translating
         # runes ...)": a miss there is little progress, not a graze. Led as a graze, "I sprint
         # across the collapsing bridge" (a model's proposal of effort, run 60) came back with a

@@ -1223,6 +1223,8 @@ STOP_31 = [
      "outcome"),
     (WEAK_FACE_DANGER, "I try to convince the harbourmaster to let us dock",
      "You must pay a hefty toll of 50 gold coins to the harbourmaster for this privilege.", None),
+    # go_forth.txt: "If you miss: You Graze, dealing your Effort modifier in damage": a graze
+    # hurts a little, so the blow told dodged altogether is the other side
     (GO_FORTH_GRAZE, "I sling a stone at the running thief",
      "The thief's heart races, but he manages to dodge the blow.", "outcome"),
     (GO_FORTH_GRAZE, "I throw my dagger at the fleeing thief",
