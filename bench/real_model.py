@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_second``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_third``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1295,6 +1295,44 @@ THIRTY_SECOND_ACTIONS: list[str] = [
     "I cross the ice of the frozen lake",
 ]
 
+THIRTY_THIRD_ACTIONS: list[str] = [
+    "I vault from the quay onto the departing ketch",
+    "I cling to the bowsprit as the swell lifts the ship",
+    "I paddle the canoe ahead of the tide race",
+    "I guide the pinnace between the sandbars by starlight",
+    "I observe the privateers' cove from the headland",
+    "I lie under the jetty to overhear the smugglers' price",
+    "I ask the old net-mender about the sunken galleon",
+    "I sweet-talk the gatekeeper into opening the stockade",
+    "I heave the grating off the hold",
+    "I dazzle the countess's cousin at the masque",
+    "I talk the archivist into fetching the sealed letters",
+    "I slide the signet ring from the sleeping merchant's finger",
+    "I shoulder the assassin down the stairwell",
+    "I call on the blood to calm the snarling hounds",
+    "I scramble up the scree to the watchtower",
+    "I comb the abandoned mill for the hidden map",
+    "I bring my warhammer down on the zombie's skull",
+    "I hurl a javelin at the escaping spy",
+    "I race the courier's horse to the bridge",
+    "I shadow the Ventrue through the opera house",
+    "I crack the safe in the Prince's study",
+    "I jump from the rooftop to the moving carriage",
+    "I stare down the Giovanni ambassador",
+    "I roll aside from the swinging boom",
+    "I brace the gate against the zombies",
+    "I lunge at the highwayman with my sabre",
+    "I grapple the smuggler for the map",
+    "Kell soothes the wailing orphans",
+    "I lift the purse from the sleeping sailor's belt",
+    "I draw my cutlass as the raiders storm the beach",
+    "I climb the ivy to the tower balcony",
+    "I follow the boar's trail through the thicket",
+    "I bargain with the tanner over the hides",
+    "I tiptoe past the dozing gaolers",
+    "I walk the slick beam above the mill wheel",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1327,6 +1365,7 @@ OTHER_WORDS = {
     "thirtieth": THIRTIETH_ACTIONS,
     "thirty_first": THIRTY_FIRST_ACTIONS,
     "thirty_second": THIRTY_SECOND_ACTIONS,
+    "thirty_third": THIRTY_THIRD_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
