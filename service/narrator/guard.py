@@ -2614,8 +2614,13 @@ def _gain_on_a_miss(expect: Expectation) -> bool:
     )
 
 
+# (A game's clock is named as one, "the progress clock", "the scene challenge tension clock"; a
+# clock on the wall is not: "As the clock ticks down, the tension builds in the room", the
+# thirty-third words.)
 _TICKS = re.compile(
-    r"\b(?:clock|track)s?\b[^.;!?\n]{0,20}?\b(?:ticks?|ticked|advances?|advanced|fills?|filled)\b|"
+    r"\b(?:(?:progress|tension|campaign|challenge|countdown|doom|threat|danger|project|your|his|"
+    r"her|their) clocks?|tracks?)\b[^.;!?\n]{0,20}?\b(?:ticks?|ticked|advances?|advanced|fills?|"
+    r"filled)\b|"
     r"\bmark(?:s|ed)? (?:\w+ )?ticks? on\b|\bticks? on (?:your|his|her|their|the) (?:\w+ ){0,3}?track\b"
 )
 _DEATH = re.compile(
@@ -4256,6 +4261,15 @@ _RACED = re.compile(
     r"(?P<rival>(?:[a-z]+'s )?(?:[a-z]+ )?[a-z]{3,}) to\b",
     re.IGNORECASE,
 )
+
+
+def raced_rival(action: str | None) -> str | None:
+    """Whom (or what) the player's words race, as "the ..." ("I race the guild's runner to the
+    docks" -> "the guild's runner"), or None."""
+    raced = _RACED.search(action or "")
+    return f"the {raced['rival']}" if raced else None
+
+
 _NO_RIVAL = _word_set(
     "storm tide squall fog sun dawn night dusk flood fire wave waves wind rain dark darkness "
     "mist current"
@@ -4347,6 +4361,11 @@ def _rival_or_mount(rival: str) -> re.Pattern[str]:
 
 
 _HE_OR_SHE = re.compile(r"\b(?:he|she)\b")
+# A beast raced is "it": "As the courier's horse starts to gallop away, it suddenly takes a sharp
+# turn and runs into a tree" (the thirty-third words)
+_HE_SHE_OR_IT = re.compile(r"\b(?:he|she|it)\b")
+_COLLIDES = r"runs|ran|crash(?:es|ed)?|slam(?:s|med)?|smash(?:es|ed)?|ploughs|plowed|careens"
+_BEASTS = _word_set("horse mare stallion mount steed pony mule hound dog wolf stag hare fox boar")
 
 
 def _rival_held_up(words: str, action: str | None) -> list[str]:
@@ -4368,7 +4387,8 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
         # ... and "he" or "she" after the rival is named in the sentence ("As the tax collector
         # approaches, he suddenly notices a sudden storm that threatens to wash away all of his
         # plans", the twenty-third words)
-        subjects = [*who.finditer(low), *_HE_OR_SHE.finditer(low, named.end())]
+        pronoun = _HE_SHE_OR_IT if rival in _BEASTS else _HE_OR_SHE
+        subjects = [*who.finditer(low), *pronoun.finditer(low, named.end())]
         for m in subjects:
             # past a clause about them: "The knight, who was expecting to win the race, ..."
             rest = re.sub(r"^,[^,.;!?]*,", "", low[m.end() :])
@@ -4376,8 +4396,13 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
             verb = next((t for t in tokens if t not in _BEFORE_THE_VERB), "")
             clause = re.split(r"[,.;!?]", rest, maxsplit=1)[0]
             # (running into something is meeting it, no winner's run: "The bailiff's runner ...
-            # instead ran into a sudden storm", the twenty-sixth words)
-            met = re.search(rf"\b{re.escape(verb)} into (?:a|an)\b", clause) if verb else None
+            # instead ran into a sudden storm", the twenty-sixth words; "it suddenly takes a sharp
+            # turn and runs into a tree", the thirty-third)
+            met = (
+                re.search(rf"\b(?:{re.escape(verb)}|{_COLLIDES}) into (?:a|an)\b", clause)
+                if verb
+                else None
+            )
             if verb in _RIVAL_PERCEIVES and not _RIVAL_SETBACK.search(rest):
                 continue
             # (a winner's verb gone wrong: "the baron's horse suddenly gallops out of control",
@@ -5202,6 +5227,11 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         " comes off",
         " came off",
         " come off",
+        # ("the crate becomes more unstable and the lid is no longer secure", the thirty-second
+        # words)
+        " no longer secure",
+        " loosens",
+        " loosened",
     ),
     # "The quartermaster ... reluctantly agrees to let go of the ship"
     ("persuading", "failure"): (" agree", " nods", " reluctantly"),
@@ -5233,6 +5263,12 @@ TOLD_AGAINST: dict[tuple[str, str], tuple[str, ...]] = {
         # the orc struggles to defend itself, its eyes widen in fear", run 54)
         " struggles to defend",
         " widen in fear",
+        # ("they realize that their strength is not enough and they are unable to hold the key",
+        # the guard wrestled for it, run 60)
+        " strength is not enough",
+        " unable to hold",
+        " cannot hold",
+        " can't hold",
         " give way",
         " gives way",
         " gave way",

@@ -243,6 +243,9 @@ REPORTED_ONLY = {
     "code), not tuned on: reported",
     "real_thirty_second1": "a thirty-second set of words, judged at 7f74e38 (the final "
     "narration code), not tuned on: reported",
+    "real_run62": "judged at 3995dd9 (stop 31's final code), not tuned on: reported",
+    "real_thirty_third1": "a thirty-third set of words, judged at 3995dd9 (stop 31's final "
+    "code), not tuned on: reported",
 }
 
 
