@@ -60,6 +60,9 @@ LEAD_WORDS = (
     " neither side wins",
     " only a graze",
     " only a little headway",
+    " there first",
+    " does not give",
+    " keeps hold of",
 )
 # ... and the prompt's own word for what it asks: "The next sentence could be: The door to the
 # secret room opens", "The second sentence: The card dealer's eyes light up" (stop 28's paired

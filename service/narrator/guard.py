@@ -1528,7 +1528,10 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
 _BREAKING_IN = re.compile(
     r"\b(?:force|forces|pick|picks|break|breaks|batter|batters|wrench|wrenches|open|opens|kick|"
     r"kicks|smash|smashes|pry|prise|prize|unlock|unlocks|bash|bashes|ram|rams|tear|tears|rip|rips|"
-    r"lever|levers|shoulder|shoulders|crack|cracks|hammer|hammers|jimmy|jimmies)\b",
+    r"lever|levers|shoulder|shoulders|crack|cracks|hammer|hammers|jimmy|jimmies)\b|"
+    # heaving a thing off or open, not any heave ("I heave the grating off the hold", the
+    # thirty-third words; not "I heave the cart out of the mud")
+    r"\bheaves? [^.;!?]{0,30}?\b(?:off|open)\b",
     re.IGNORECASE,
 )
 _BURSTS = re.compile(
@@ -1557,7 +1560,13 @@ _BURSTS = re.compile(
     r"(?:continues?|continued|begins?|began|starts?|started) to fall|falls? (?:in|inwards?)|"
     r"fell (?:in|inwards?)|"
     # ("the lock clunks to the ground with a dull thud", a failed pick, run 43)
-    r"(?:clatters?|clattered|clunks?|clunked|drops?|dropped) (?:off|away|to the (?:ground|floor)))"
+    r"(?:clatters?|clattered|clunks?|clunked|drops?|dropped) (?:off|away|to the (?:ground|floor))|"
+    # ("As the grate comes apart", "As the grate comes undone", "The boards start to slide off
+    # the crate", "the lid of the tarred chest caved in", "it suddenly cracks and shudders", "the
+    # lid ... starts to tip over": a paired trial of failed openings, stop 32)
+    r"(?:to )?(?:comes?|came|come) (?:apart|undone|away|free|off)|caves? in|caved in|"
+    r"(?:to )?(?:slides?|slid|slide) (?:off|down|away|aside|open)|(?:to )?tips? over|tipped over|"
+    r"to crack|cracks|cracked)"
     r"\b",
     re.IGNORECASE,
 )

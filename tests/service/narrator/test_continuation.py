@@ -1288,7 +1288,45 @@ STOP_31 = [
      "As the rider approaches the gate, the baron's horse gallops through it first.", None),
 ]  # fmt: skip
 
+# Stop 32: run 62, the thirty-third words and a paired trial of failed openings, races and
+# struggles (the lid, the grate, the boards: LABELLING.md, "A failed opening told as opened,
+# cracked, given way")
+STOP_32 = [
+    (STORYTELLER_FAILURE, "I crack the safe in the Prince's study",
+     "As the clock ticks down, the tension builds in the room.", None),  # no game's clock
+    (GO_FORTH_FAILURE, "I race the courier's horse to the bridge",
+     "As the courier's horse starts to gallop away, it suddenly takes a sharp turn and runs into "
+     "a tree.", "outcome"),
+    (GO_FORTH_FAILURE, "I race the courier's horse to the bridge",
+     "As the courier's horse gallops on, it reaches the bridge well ahead.", None),
+    (MISS_FACE_DANGER, "I wrench the lid off the flooded crate",
+     "As the water continues to rise, the crate becomes more unstable and the lid is no longer "
+     "secure.", "outcome"),
+    (GO_FORTH_FAILURE, "I wrestle the guard for the key",
+     "As the guard tries to defend themselves, they realize that their strength is not enough "
+     "and they are unable to hold the key.", "outcome"),
+    (MISS_FACE_DANGER, "I pry the grate off the storm drain",
+     "As the grate comes apart, water begins to pour out of the storm drain.", "outcome"),
+    (MISS_FACE_DANGER, "I lever the grate off the cistern",
+     "As the grate comes undone, water gushes in from below.", "outcome"),
+    (MISS_FACE_DANGER, "I prise the boards off the nailed crate",
+     "The boards start to slide off the crate, causing a loud clanging sound.", "outcome"),
+    (MISS_FACE_DANGER, "I lever the lid off the barnacled strongbox",
+     "As the strongbox shifts, it suddenly cracks and shudders violently.", "outcome"),
+    (MISS_FACE_DANGER, "I force the lid off the tarred chest",
+     "As the lid of the tarred chest caved in, a loud crack echoed through the cavern.", "outcome"),
+    (MISS_FACE_DANGER, "I heave the grating off the hold",
+     "As the grating continues to fall, it creates a loud clashing sound.", "outcome"),
+    (MISS_FACE_DANGER, "I heave the grating off the hold",
+     "The grating is too heavy for the hold to support.", None),
+    (MISS_FACE_DANGER, "I wrench the shutters off the customs house window",
+     "The shutters are stuck, and a loud crack of thunder echoes outside.", None),
+    (MISS_FACE_DANGER, "I heave the cart out of the mud",
+     "The cart tips over into the ditch.", None),  # no opening
+]  # fmt: skip
+
 CASES = [
+    *STOP_32,
     *STOP_31,
     *RUN_52_AND_TWENTY_SECOND,
     *RUN_51,

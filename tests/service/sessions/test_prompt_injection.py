@@ -106,8 +106,9 @@ def test_the_guard_rejects_a_narration_that_obeys_the_player(client: TestClient)
     assert record["guard"]["passed"] is False
     assert {"outcome", "numbers"} <= set(record["guard"]["failed"])
     neutral, _ = _play(client, NEUTRAL, {"dice": [2]})
-    # the lead (service/narrator/lead.py) tells the outcome; the model's words follow it
-    assert neutral["narration"] == f"You try to smash the door, but it goes wrong. {MISSING}"
+    # the lead (service/narrator/lead.py) tells the outcome (a failed opening: the door holds);
+    # the model's words follow it
+    assert neutral["narration"] == f"You try to smash the door, but it does not give. {MISSING}"
     assert not neutral["narrated"]["rejected"]
 
 
