@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_third``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_fourth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1333,6 +1333,44 @@ THIRTY_THIRD_ACTIONS: list[str] = [
     "I walk the slick beam above the mill wheel",
 ]
 
+THIRTY_FOURTH_ACTIONS: list[str] = [
+    "I swing from the shrouds onto the smugglers' lugger",
+    "I grip the rail as the squall heels the schooner over",
+    "I scull the dinghy ahead of the breaking surf",
+    "I thread the cutter through the shoals at low water",
+    "I watch the slavers' stockade from the mangroves",
+    "I crouch beneath the pier to hear the fence's terms",
+    "I question the harbour pilot about the missing brigantine",
+    "I persuade the customs officer to wave our cargo through",
+    "I force the iron lid off the powder keg",
+    "I enchant the duchess's steward at the ball",
+    "I coax the librarian into opening the restricted stacks",
+    "I ease the dagger from the sleeping duellist's belt",
+    "I barge the zealot over the parapet",
+    "I call on the blood to silence the screeching ravens",
+    "I clamber up the rockfall to the ruined keep",
+    "I search the flooded crypt for the bone reliquary",
+    "I cleave the ghast's neck with my greataxe",
+    "I fling a dagger at the fleeing informant",
+    "I race the ferryman to the far bank",
+    "I trail the Malkavian through the night market",
+    "I pick the lock on the Seneschal's strongroom",
+    "I leap the gap between the warehouse roofs",
+    "I stare down the rival Ravnos",
+    "I duck the swinging chandelier",
+    "I hold the hatch against the drowned men",
+    "I strike at the brigand captain with my cutlass",
+    "I wrestle the highwayman for the lantern",
+    "Kell reassures the terrified deckhands",
+    "I lift the key ring from the snoring turnkey's belt",
+    "I prime my pistol as the cutthroats board",
+    "I climb the belfry ladder to the bells",
+    "I follow the stag's tracks through the frost",
+    "I haggle with the chandler over the lamp oil",
+    "I creep past the slumbering mastiffs",
+    "I edge along the rotten gantry over the vat",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1366,6 +1404,7 @@ OTHER_WORDS = {
     "thirty_first": THIRTY_FIRST_ACTIONS,
     "thirty_second": THIRTY_SECOND_ACTIONS,
     "thirty_third": THIRTY_THIRD_ACTIONS,
+    "thirty_fourth": THIRTY_FOURTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
