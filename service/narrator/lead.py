@@ -150,6 +150,12 @@ def _lead(
         return f"You {act}, but neither side wins out." if act else "Neither side wins out."
     if polarity == "success":
         more = " better than you hoped" if match else ""
+        if act and "unseen" in attempt_kinds(act):
+            # covert work done well is done unnoticed: told "and it works.", a theft from a
+            # sleeper came back with "As the sailor's eyes slowly open", a sneak past them with
+            # "The gaolers' eyes flick to the door", a quarry tracked with "they begin to scatter
+            # in panic" (the thirty-third words, run 62)
+            return f"You {act}, and it works{more}: no one notices you."
         return f"You {act}, and it works{more}." if act else f"It works{more}."
     if polarity == "mixed":
         return f"You {act}, but not without a cost." if act else "It works, but not without a cost."
