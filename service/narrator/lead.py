@@ -109,7 +109,16 @@ _STRUGGLED_FOR = re.compile(
 )
 
 
-def failure_told(act: str) -> str | None:
+# What an opening is tried on: a thing that shuts (not "batter the orc", "smash the skull")
+_SHUT_THING = re.compile(
+    r"\b(?:doors?|gates?|hatch(?:es)?|lids?|locks?|padlocks?|grates?|grating|grilles?|shutters?|"
+    r"windows?|chests?|crates?|casks?|coffers?|box|strongbox|safe|cabinet|desk|vault|locker|"
+    r"trapdoor|portcullis|boards|bars|cover|cage|sarcophagus|coffin|tomb|strongroom|drawer|seal)\b",
+    re.IGNORECASE,
+)
+
+
+def _failure_told(act: str) -> str | None:
     """What a plain failure is, for the attempts whose failures a small model told as won: a race
     (the rival held up: a horse that "runs into a tree", "the race is canceled"), an opening
     (the lid "no longer secure", the bars that "come loose") and a struggle for a thing (the
@@ -118,12 +127,12 @@ def failure_told(act: str) -> str | None:
     of those told one of these three won. Said by code, that outcome is not the model's to tell.
     (A match keeps "it goes badly wrong": the model is asked for a twist there.)"""
     if rival := raced_rival(act):
-        many = rival.endswith("s") and not rival.endswith(("'s", "ss"))
+        many = rival.endswith("s") and not rival.endswith(("'s", "ss", "us"))
         return f"{rival} {'get' if many else 'gets'} there first"
     kinds = attempt_kinds(act)
     if "struggle" in kinds and (held := _STRUGGLED_FOR.search(act)):
         return f"the {held['who']} keeps hold of it"
-    if "opening" in kinds and "struggle" not in kinds:
+    if "opening" in kinds and "struggle" not in kinds and _SHUT_THING.search(act):
         return "it does not give"
     return None
 
@@ -159,7 +168,7 @@ def _lead(
         return f"You {act}, and it works{more}." if act else f"It works{more}."
     if polarity == "mixed":
         return f"You {act}, but not without a cost." if act else "It works, but not without a cost."
-    if polarity == "failure" and act and not match and (told := failure_told(act)):
+    if polarity == "failure" and act and not match and (told := _failure_told(act)):
         return f"You try to {act}, but {told}."
     if polarity == "failure":
         how = "and it goes badly wrong" if match else "but it goes wrong"

@@ -93,6 +93,9 @@ def test_each_side_of_an_outcome_has_its_lead() -> None:
         ("I outrun the hounds to the abbey wall",
          "You try to outrun the hounds to the abbey wall, but it goes wrong."),
         ("I search the crypt for the signet", "You try to search the crypt for the signet, but it goes wrong."),
+        # an opening's verb at no thing that shuts
+        ("I batter the orc with my shield", "You try to batter the orc with your shield, but it goes wrong."),
+        ("I smash the skeleton's skull", "You try to smash the skeleton's skull, but it goes wrong."),
     ],
 )  # fmt: skip
 def test_a_failed_race_opening_or_struggle_is_led_as_what_failing_is(
