@@ -1253,7 +1253,11 @@ _WIN = (
     r"\b(?:realiz|realis|admit|see|sees|saw|understand)\w* (?:that )?(?:the |his |her |their |its )?"
     r"(?:asking )?(?:price|offer|demand|terms)s? (?:is |are |was |were )?(?:\w+ )?too (?:high|much|"
     r"steep|great)\b|\b(?:lowers?|lowered|drops?|dropped|cuts?|reduces?|reduced|halves|halved) "
-    r"(?:his|her|their|its|the) (?:asking )?(?:price|offer|demand)\b",
+    r"(?:his|her|their|its|the) (?:asking )?(?:price|offer|demand)\b|"
+    # ... or the goods haggled over too dear: "The chandler's eyes widen as he realizes the lamp
+    # oil is too expensive" (the thirty-fourth words)
+    r"\b(?:realiz|realis|admit|see|sees|saw|understand)\w* (?:that )?(?:the |his |her |their |its )?"
+    r"(?:[a-z\-]+ ){1,3}(?:is |are |was |were )(?:\w+ )?too (?:expensive|costly|dear|pricey)\b",
 )
 # driven off: "The alchemist, now visibly frustrated and angry, pushes you away with a wave of his
 # wand" on a tied haggle (third words' run 1)
@@ -3690,7 +3694,11 @@ _GETS_AWAY = re.compile(
     # away", run 54)
     r"(?:trail|tracks|scent|footprints|spoor) (?:\w+ )?(?:fades?|faded|fading|vanish(?:es|ed)?|"
     r"disappears?|disappeared|goes cold|went cold|grows? faint|grew faint|(?:is|was) lost|ends|"
-    r"ended))\b",
+    r"ended)|"
+    # ("they become more elusive and difficult to track", run 63; "making it difficult to
+    # follow", run 22)
+    r"(?:more |increasingly )?elusive|(?:harder|hard|difficult|impossible) to (?:track|follow|"
+    r"trace|keep up with))\b",
     re.IGNORECASE,
 )
 

@@ -1323,6 +1323,17 @@ STOP_32 = [
      "The shutters are stuck, and a loud crack of thunder echoes outside.", None),
     (MISS_FACE_DANGER, "I heave the cart out of the mud",
      "The cart tips over into the ditch.", None),  # no opening
+    # run 63 (LABELLING.md: a tracking success told as the trail lost)
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "As the goblins continue to move through the marsh, they become more elusive and difficult "
+     "to track.", "outcome"),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "The goblins move on, unaware, their tracks easy to follow in the mud.", None),
+    # the thirty-fourth words (LABELLING.md: a tie told as one side conceding)
+    (GO_FORTH_TIE, "I haggle with the chandler over the lamp oil",
+     "The chandler's eyes widen as he realizes the lamp oil is too expensive.", "outcome"),
+    (GO_FORTH_TIE, "I haggle with the chandler over the lamp oil",
+     "The chandler folds his arms, the lamp oil still between you.", None),
 ]  # fmt: skip
 
 CASES = [

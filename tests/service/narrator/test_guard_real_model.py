@@ -246,6 +246,10 @@ REPORTED_ONLY = {
     "real_run62": "judged at 3995dd9 (stop 31's final code), not tuned on: reported",
     "real_thirty_third1": "a thirty-third set of words, judged at 3995dd9 (stop 31's final "
     "code), not tuned on: reported",
+    "real_run63": "judged at 7114019 (the new leads; 1/2 caught, 1/58 false alarms), then read "
+    "for a quarry told elusive: reported",
+    "real_thirty_fourth1": "a thirty-fourth set of words, judged at 7114019 (the new leads; 0/2 "
+    "caught, 2/33 false alarms), then read for goods too dear on a tie: reported",
 }
 
 
