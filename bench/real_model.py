@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_fourth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_fifth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1371,6 +1371,44 @@ THIRTY_FOURTH_ACTIONS: list[str] = [
     "I edge along the rotten gantry over the vat",
 ]
 
+THIRTY_FIFTH_ACTIONS: list[str] = [
+    "I jump from the pier onto the fishing smack's deck",
+    "I lash myself to the wheel as the wave breaks over us",
+    "I pull the skiff clear of the capsizing hulk",
+    "I pilot the sloop past the reef in the squall",
+    "I spy on the wreckers' bonfire from the rocks",
+    "I hide in the sail locker to overhear the captain's orders",
+    "I ask the beachcomber about the drowned sailors",
+    "I sweet-talk the bosun into lending us the longboat",
+    "I prise the hatch cover off the sunken lifeboat",
+    "I beguile the cardinal's secretary at the banquet",
+    "I persuade the gaoler to show me the prison register",
+    "I slip the letter from the dozing courier's satchel",
+    "I shove the cutthroat off the quay",
+    "I call on the blood to calm the stampeding cattle",
+    "I scale the crumbling aqueduct to the hilltop",
+    "I search the collapsed chapel for the silver censer",
+    "I drive my spear into the wight's chest",
+    "I loose a crossbow bolt at the fleeing assassin",
+    "I race the miller's son to the church door",
+    "I follow the Toreador through the art gallery",
+    "I pick the lock on the Sheriff's strongbox",
+    "I vault the fence into the cemetery at a run",
+    "I stare down the rival Setite",
+    "I throw myself aside from the charging bull",
+    "I hold the portcullis winch against the ogre",
+    "I thrust my rapier at the masked duellist",
+    "I wrestle the poacher for the crossbow",
+    "Kell soothes the weeping refugees",
+    "I take the seal from the sleeping bishop's desk",
+    "I load my musket as the raiders row ashore",
+    "I climb the mast to the crow's nest",
+    "I track the wildcat through the scrubland",
+    "I haggle with the saddler over the bridle",
+    "I sneak past the sleeping grooms",
+    "I cross the swaying rope bridge in the wind",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1405,6 +1443,7 @@ OTHER_WORDS = {
     "thirty_second": THIRTY_SECOND_ACTIONS,
     "thirty_third": THIRTY_THIRD_ACTIONS,
     "thirty_fourth": THIRTY_FOURTH_ACTIONS,
+    "thirty_fifth": THIRTY_FIFTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
