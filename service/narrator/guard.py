@@ -3698,7 +3698,9 @@ _GETS_AWAY = re.compile(
     # ("they become more elusive and difficult to track", run 63; "making it difficult to
     # follow", run 22)
     r"(?:more |increasingly )?elusive|(?:harder|hard|difficult|impossible) to (?:track|follow|"
-    r"trace|keep up with))\b",
+    r"trace|keep up with)|"
+    # ("they are swept away by a sudden torrent of water that washes them out to sea", run 64)
+    r"(?:is|are|was|were|gets?|got|being) (?:swept|washed|carried) away)\b",
     re.IGNORECASE,
 )
 

@@ -1329,6 +1329,9 @@ STOP_32 = [
      "to track.", "outcome"),
     (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
      "The goblins move on, unaware, their tracks easy to follow in the mud.", None),
+    (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
+     "As the goblins move through the marsh, they are swept away by a sudden torrent of water "
+     "that washes them out to sea.", "outcome"),  # run 64
     # the thirty-fourth words (LABELLING.md: a tie told as one side conceding)
     (GO_FORTH_TIE, "I haggle with the chandler over the lamp oil",
      "The chandler's eyes widen as he realizes the lamp oil is too expensive.", "outcome"),

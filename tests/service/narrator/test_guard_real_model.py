@@ -250,6 +250,8 @@ REPORTED_ONLY = {
     "for a quarry told elusive: reported",
     "real_thirty_fourth1": "a thirty-fourth set of words, judged at 7114019 (the new leads; 0/2 "
     "caught, 2/33 false alarms), then read for goods too dear on a tie: reported",
+    "real_run64": "judged at abba73e (2/4 caught, 1/56 false alarms), then read for a barred "
+    "word bent and a quarry swept away: reported",
 }
 
 
