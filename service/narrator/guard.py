@@ -3811,7 +3811,10 @@ _ASLEEP = re.compile(
 )
 _WAKES = re.compile(
     r"\b(?:wakes?|woke|awakens?|awoke|awakened|stirs? awake|stirred awake|jolts? awake|"
-    r"jolted awake|(?:eyes )?(?:snap|snaps|snapped|fly|flies|flew) open)\b",
+    r"jolted awake|(?:eyes )?(?:snap|snaps|snapped|fly|flies|flew) open|"
+    # ("the grooms' sleep is shattered by the sudden intrusion", the thirty-fifth words)
+    r"(?:sleep|slumber) (?:is |was |are |were )?(?:\w+ly )?(?:shattered|broken|disturbed|"
+    r"interrupted))\b",
     re.IGNORECASE,
 )
 # ... and, more often than any waking word, the sleeper doing anything a sleeper does not: after

@@ -1332,6 +1332,11 @@ STOP_32 = [
     (GO_FORTH_SUCCESS, "I track the goblins through the marsh",
      "As the goblins move through the marsh, they are swept away by a sudden torrent of water "
      "that washes them out to sea.", "outcome"),  # run 64
+    (GO_FORTH_SUCCESS, "I sneak past the sleeping grooms",
+     "The world becomes a stage for the unexpected, as the grooms' sleep is shattered by the "
+     "sudden intrusion.", "outcome"),  # the thirty-fifth words
+    (GO_FORTH_SUCCESS, "I sneak past the sleeping grooms",
+     "The grooms' sleep is undisturbed, and the stable is quiet.", None),
     # the thirty-fourth words (LABELLING.md: a tie told as one side conceding)
     (GO_FORTH_TIE, "I haggle with the chandler over the lamp oil",
      "The chandler's eyes widen as he realizes the lamp oil is too expensive.", "outcome"),

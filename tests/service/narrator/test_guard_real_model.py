@@ -252,6 +252,8 @@ REPORTED_ONLY = {
     "caught, 2/33 false alarms), then read for goods too dear on a tie: reported",
     "real_run64": "judged at abba73e (2/4 caught, 1/56 false alarms), then read for a barred "
     "word bent and a quarry swept away: reported",
+    "real_thirty_fifth1": "a thirty-fifth set of words, judged at abba73e (1/7 caught, 1/28 "
+    "false alarms), then read for a sleep shattered: reported",
 }
 
 
