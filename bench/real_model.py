@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_fifth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_sixth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1409,6 +1409,44 @@ THIRTY_FIFTH_ACTIONS: list[str] = [
     "I cross the swaying rope bridge in the wind",
 ]
 
+THIRTY_SIXTH_ACTIONS: list[str] = [
+    "I leap from the harbour wall onto the departing galley",
+    "I hang on to the shrouds as the ship rolls in the swell",
+    "I row the gig ahead of the rising storm",
+    "I steer the ketch through the channel in thick fog",
+    "I watch the pirates' careening beach from the cliffs",
+    "I lie in the bilge to hear the mutineers' plan",
+    "I question the tavern keeper about the vanished crew",
+    "I talk the quartermaster into sparing the powder",
+    "I lever the shutters off the smugglers' warehouse",
+    "I charm the baroness's chamberlain at the recital",
+    "I convince the abbess to open the reliquary",
+    "I lift the amulet from the sleeping priest's neck",
+    "I push the brigand off the rooftop",
+    "I call on the blood to hush the howling wolves",
+    "I clamber up the ruined tower to the beacon",
+    "I search the burnt library for the lost codex",
+    "I bring my mace down on the skeleton's skull",
+    "I hurl my hand axe at the fleeing cultist",
+    "I race the reeve's horse to the mill bridge",
+    "I tail the Nosferatu through the catacombs",
+    "I pick the lock on the Primogen's strongbox",
+    "I jump the gap to the speeding train",
+    "I stare down the rival Lasombra elder",
+    "I fling myself clear of the toppling crane",
+    "I hold the chapel door against the revenants",
+    "I lunge at the cult leader with my sabre",
+    "I wrestle the sailor for the spyglass",
+    "Kell calms the frightened children",
+    "I slip the ring from the sleeping jeweller's finger",
+    "I draw my pistol as the boarders swing across",
+    "I climb the ship's rigging to the top yard",
+    "I track the bear through the pine forest at dusk",
+    "I haggle with the ropemaker over the cable",
+    "I creep past the snoring watchmen at the gate",
+    "I walk the narrow ledge above the waterfall",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1444,6 +1482,7 @@ OTHER_WORDS = {
     "thirty_third": THIRTY_THIRD_ACTIONS,
     "thirty_fourth": THIRTY_FOURTH_ACTIONS,
     "thirty_fifth": THIRTY_FIFTH_ACTIONS,
+    "thirty_sixth": THIRTY_SIXTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
