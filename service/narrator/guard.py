@@ -3447,11 +3447,12 @@ _ANOTHERS_FEELING = re.compile(
     r"\b(?:they|it)\s+(?:now |then |also |suddenly |all )?$",
     re.IGNORECASE,
 )
-# ... or the place's: "the air is thick with a sense of anticipation" (other words' run 1)
+# ... or the place's: "the air is thick with a sense of anticipation" (other words' run 1), "the
+# air becomes thick with moisture and a sense of dread" (run 65)
 _THE_AIRS = re.compile(
     r"\b(?:air|room|hall|place|crowd|street|streets|market|silence|atmosphere|night|darkness|"
     r"chamber|court|square)\b[^.!?\n]{0,12}\b(?:thick|heavy|filled|charged|alive|ripe|rich|laden|"
-    r"humming|buzzing) with (?:a |an )?(?:\w+ )?$",
+    r"humming|buzzing) with (?:a |an )?(?:\w+ )?(?:and (?:a |an )?(?:\w+ )?)?$",
     re.IGNORECASE,
 )
 _NOW_SOMEWHERE = re.compile(

@@ -1337,6 +1337,9 @@ STOP_32 = [
      "sudden intrusion.", "outcome"),  # the thirty-fifth words
     (GO_FORTH_SUCCESS, "I sneak past the sleeping grooms",
      "The grooms' sleep is undisturbed, and the stable is quiet.", None),
+    (MISS_FACE_DANGER, "I force the rusted hatch open",
+     "As the cold wind howls in through the cracked door, the air becomes thick with moisture and "
+     "a sense of dread.", None),  # run 65: the air's, as runs 36 and 61's foreboding
     # the thirty-fourth words (LABELLING.md: a tie told as one side conceding)
     (GO_FORTH_TIE, "I haggle with the chandler over the lamp oil",
      "The chandler's eyes widen as he realizes the lamp oil is too expensive.", "outcome"),

@@ -254,6 +254,8 @@ REPORTED_ONLY = {
     "word bent and a quarry swept away: reported",
     "real_thirty_fifth1": "a thirty-fifth set of words, judged at abba73e (1/7 caught, 1/28 "
     "false alarms), then read for a sleep shattered: reported",
+    "real_run65": "judged at 41078b6 (3/7 caught, 1/53 false alarms), then read for dread in "
+    "the air: reported",
 }
 
 
