@@ -256,6 +256,8 @@ REPORTED_ONLY = {
     "false alarms), then read for a sleep shattered: reported",
     "real_run65": "judged at 41078b6 (3/7 caught, 1/53 false alarms), then read for dread in "
     "the air: reported",
+    "real_thirty_sixth1": "a thirty-sixth set of words, judged at 41078b6 (run 65's code), not "
+    "tuned on: reported",
 }
 
 
