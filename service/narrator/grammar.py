@@ -63,7 +63,6 @@ LEAD_WORDS = (
     " there first",
     " does not give",
     " keeps hold of",
-    " no one notices",
 )
 # ... and the prompt's own word for what it asks: "The next sentence could be: The door to the
 # secret room opens", "The second sentence: The card dealer's eyes light up" (stop 28's paired

@@ -159,12 +159,10 @@ def _lead(
         return f"You {act}, but neither side wins out." if act else "Neither side wins out."
     if polarity == "success":
         more = " better than you hoped" if match else ""
-        if act and "unseen" in attempt_kinds(act):
-            # covert work done well is done unnoticed: told "and it works.", a theft from a
-            # sleeper came back with "As the sailor's eyes slowly open", a sneak past them with
-            # "The gaolers' eyes flick to the door", a quarry tracked with "they begin to scatter
-            # in panic" (the thirty-third words, run 62)
-            return f"You {act}, and it works{more}: no one notices you."
+        # (Not "and it works: no one notices you." for covert work, tried at stop 32: in a
+        # paired trial the model wrote fewer sleepers woken, but as many reached the player, 3
+        # of 60 against 3 of 53; in six fresh runs 5 of 24 so led were shown contradicting,
+        # against 5 of 42 led "and it works." in the thirteen runs before.)
         return f"You {act}, and it works{more}." if act else f"It works{more}."
     if polarity == "mixed":
         return f"You {act}, but not without a cost." if act else "It works, but not without a cost."
