@@ -122,8 +122,8 @@ def _failure_told(act: str) -> str | None:
     """What a plain failure is, for the attempts whose failures a small model told as won: a race
     (the rival held up: a horse that "runs into a tree", "the race is canceled"), an opening
     (the lid "no longer secure", the bars that "come loose") and a struggle for a thing (the
-    guard "unable to hold the key"). Of the 74 contradictions that reached the player in runs
-    50 to 62 and the seventeenth to thirty-third words, 35 followed "but it goes wrong", and 19
+    guard "unable to hold the key"). Of the 76 contradictions that reached the player in runs
+    50 to 62 and the seventeenth to thirty-third words, 37 followed "but it goes wrong", and 21
     of those told one of these three won. Said by code, that outcome is not the model's to tell.
     (A match keeps "it goes badly wrong": the model is asked for a twist there.)"""
     if rival := raced_rival(act):

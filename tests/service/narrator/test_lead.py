@@ -101,8 +101,8 @@ def test_each_side_of_an_outcome_has_its_lead() -> None:
 def test_a_failed_race_opening_or_struggle_is_led_as_what_failing_is(
     action: str, lead: str
 ) -> None:
-    # Of the 74 contradictions that reached the player in runs 50-62 and the seventeenth to
-    # thirty-third words, 19 told such a failure won after "but it goes wrong": "the courier's
+    # Of the 76 contradictions that reached the player in runs 50-62 and the seventeenth to
+    # thirty-third words, 21 told such a failure won after "but it goes wrong": "the courier's
     # horse ... runs into a tree", "the lid is no longer secure", "unable to hold the key".
     assert lead_sentence("failure", False, action) == lead
     # a match keeps its own lead: the model is asked for a twist there
