@@ -358,12 +358,18 @@ def render_proposal(proposal: dict[str, Any], gm_params: Collection[str] = ()) -
     return Panel(body, title=f"proposed ({proposal.get('source', 'offline')})", title_align="left")
 
 
-def render_narration(text: str, narrator: str | None, status: str) -> Panel:
+def render_narration(
+    text: str, narrator: str | None, status: str, narrated: dict[str, Any] | None = None
+) -> Panel:
     title = "narration"
     if narrator == "offline":
         title += " · offline"
     if status == "pending":
-        title += " · pending: the model failed; /renarrate to try again"
+        # the model may have answered and the guard refused what it wrote ("the model's
+        # narration failed the outcome check"): say which, as the record does
+        refused = "check" in str((narrated or {}).get("reason") or "")
+        why = "the guard refused the model's words" if refused else "the model failed"
+        title += f" · pending: {why}; /renarrate to try again"
     elif status == "streaming":
         title += " · …"
     return Panel(Text(text), title=title, title_align="left", border_style="green")
@@ -716,7 +722,9 @@ class Play:
         turn = await self.narrate(committed) or turn
         if turn.narration:
             self.console.print(
-                render_narration(turn.narration, turn.narrator, turn.narration_status)
+                render_narration(
+                    turn.narration, turn.narrator, turn.narration_status, turn.narrated
+                )
             )
         self.show_status()
 
@@ -900,7 +908,9 @@ class Play:
         )
         turn = await self.narrate(committed) or committed.turn
         self.console.print(f"turn {turn.number}, told again:")
-        self.console.print(render_narration(turn.narration, turn.narrator, turn.narration_status))
+        self.console.print(
+            render_narration(turn.narration, turn.narrator, turn.narration_status, turn.narrated)
+        )
 
     async def state_turn(self, kind: str, words: str, op: dict[str, Any]) -> None:
         """A track or clock turn, with the route's words and operation."""

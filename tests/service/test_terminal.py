@@ -490,6 +490,19 @@ def test_a_models_narration_is_streamed_and_a_failed_one_is_pending(database: Da
     assert "narration · offline · pending: the model failed; /renarrate to try again" in shown
 
 
+def test_a_narration_the_guard_refused_says_so(database: Database) -> None:
+    # A "Yes" for the engine's no is refused by the guard and told offline; the title says the
+    # guard refused it, not that the model failed (it answered).
+    sid = new_session(database, "sundered_isles", SUNDERED)
+    model = StreamingModel(["Yes. The ship ", "is in port."])
+    console = Console(record=True, width=120, color_system=None, markup=False)
+    lines = ["/roll oracle odds=likely dice=99 Is the ship in port?"]
+    assert Play(console, scripted(lines), database, "local", sid, model).run() == 0  # type: ignore[arg-type]
+    shown = console.export_text()
+    assert "pending: the guard refused the model's words; /renarrate to try again" in shown
+    assert "the model failed" not in shown
+
+
 def test_a_cancelled_question_names_its_command() -> None:
     with pytest.raises(Cancelled) as caught:
         raise Cancelled("not rolled", "/undo")
