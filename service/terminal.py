@@ -365,9 +365,9 @@ def render_narration(
     if narrator == "offline":
         title += " · offline"
     if status == "pending":
-        # the model may have answered and the guard refused what it wrote ("the model's
-        # narration failed the outcome check"): say which, as the record does
-        refused = "check" in str((narrated or {}).get("reason") or "")
+        # the model may have answered and the guard refused what it wrote: the record's guard
+        # report is null when no model replied
+        refused = ((narrated or {}).get("guard") or {}).get("passed") is False
         why = "the guard refused the model's words" if refused else "the model failed"
         title += f" · pending: {why}; /renarrate to try again"
     elif status == "streaming":

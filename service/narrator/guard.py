@@ -1237,6 +1237,8 @@ _EVENT_HARM = (
     r"\bblood (?:runs|running|ran|wells|welling|welled|streams|streaming|streamed|trickles|"
     r"trickling) (?:down|from|over) (?:your|(?:{c})'s)\b",
 )
+# who sees a thing so: "he realizes that the ...", "she sees his ..."
+_SEES_THAT = r"\b(?:realiz|realis|admit|see|sees|saw|understand)\w* (?:that )?(?:the |his |her |their |its )?"
 _WIN = (
     rf"\b{_PC}{_HAVE}{_ADV}(?:win|wins|won|prevail(?:s|ed)?|triumph(?:s|ed)?)\b",
     _YOU_BEAT,
@@ -1250,14 +1252,13 @@ _WIN = (
     r"(?:deal|table|negotiation)|leaves? the (?:deal|table|negotiation))\b",
     # ... or seeing its own price too high, or lowering it: "The dwarf's eyes widen as he
     # realizes that the price is too high" on a tied haggle (run 28)
-    r"\b(?:realiz|realis|admit|see|sees|saw|understand)\w* (?:that )?(?:the |his |her |their |its )?"
-    r"(?:asking )?(?:price|offer|demand|terms)s? (?:is |are |was |were )?(?:\w+ )?too (?:high|much|"
-    r"steep|great)\b|\b(?:lowers?|lowered|drops?|dropped|cuts?|reduces?|reduced|halves|halved) "
-    r"(?:his|her|their|its|the) (?:asking )?(?:price|offer|demand)\b|"
+    rf"{_SEES_THAT}(?:asking )?(?:price|offer|demand|terms)s? (?:is |are |was |were )?(?:\w+ )?too "
+    r"(?:high|much|steep|great)\b|\b(?:lowers?|lowered|drops?|dropped|cuts?|reduces?|reduced|"
+    r"halves|halved) (?:his|her|their|its|the) (?:asking )?(?:price|offer|demand)\b|"
     # ... or the goods haggled over too dear: "The chandler's eyes widen as he realizes the lamp
     # oil is too expensive" (the thirty-fourth words)
-    r"\b(?:realiz|realis|admit|see|sees|saw|understand)\w* (?:that )?(?:the |his |her |their |its )?"
-    r"(?:[a-z\-]+ ){1,3}(?:is |are |was |were )(?:\w+ )?too (?:expensive|costly|dear|pricey)\b",
+    rf"{_SEES_THAT}(?:[a-z\-]+ ){{1,3}}(?:is |are |was |were )(?:\w+ )?too (?:expensive|costly|"
+    r"dear|pricey)\b",
 )
 # driven off: "The alchemist, now visibly frustrated and angry, pushes you away with a wave of his
 # wand" on a tied haggle (third words' run 1)
@@ -4529,14 +4530,16 @@ _AIMED_AT = re.compile(
 )
 
 
+_ARMED_OR_KILLING = re.compile(
+    rf"\b(?:{_WEAPON}|kill|kills|slay|slays|fight|fights|duel|duels)\b", re.IGNORECASE
+)
+
+
 def strikes(action: str | None) -> bool:
     """Whether the player's words strike at someone: a blow, a weapon, a thing aimed at them."""
     words = action or ""
-    return (
-        "blow" in attempt_kinds(words)
-        or bool(_BLOW_STRUCK.search(words) or _AIMED_AT.search(words))
-        or bool(re.search(rf"\b(?:{_WEAPON})\b", words, re.IGNORECASE))
-        or bool(re.search(r"\b(?:kill|kills|slay|slays|fight|fights|duel|duels)\b", words, re.I))
+    return "blow" in attempt_kinds(words) or bool(
+        _BLOW_STRUCK.search(words) or _AIMED_AT.search(words) or _ARMED_OR_KILLING.search(words)
     )
 
 
