@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_sixth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_seventh``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1447,6 +1447,44 @@ THIRTY_SIXTH_ACTIONS: list[str] = [
     "I walk the narrow ledge above the waterfall",
 ]
 
+THIRTY_SEVENTH_ACTIONS: list[str] = [
+    "I spring from the quay onto the moving barge",
+    "I cling to the bowsprit as the wave breaks over us",
+    "I paddle the canoe across the bay before the squall",
+    "I pilot the cutter between the sandbars at night",
+    "I spy on the slavers' stockade from the mangroves",
+    "I crouch under the gangplank to hear the bosun's deal",
+    "I ask the net mender about the drowned pilot",
+    "I coax the harbour clerk into losing the manifest",
+    "I crowbar the planks off the boarded cellar door",
+    "I flatter the duke's steward at the masque",
+    "I persuade the archivist to unseal the crypt records",
+    "I filch the seal from the dozing notary's desk",
+    "I shove the zealot through the rotten railing",
+    "I call on the blood to quiet the braying mules",
+    "I scramble up the scree to the shepherd's hut",
+    "I rummage through the abbey cellar for the missing chalice",
+    "I bring my hammer down on the ghoul's shoulder",
+    "I throw my spear at the charging boar",
+    "I race the mayor's runner to the town gate",
+    "I follow the Tremere through the opera house",
+    "I crack the safe in the Sheriff's office",
+    "I leap the gap between the collapsing scaffolds",
+    "I stare down the Brujah enforcer at the door",
+    "I throw myself aside from the rolling barrel",
+    "I brace the barn door against the ghouls",
+    "I thrust my spear at the ogre's belly",
+    "I grapple the smuggler for the lantern",
+    "Kell reassures the panicking passengers",
+    "I palm the signet from the merchant's table",
+    "I level my musket as the raiders charge the gate",
+    "I climb the abbey's crumbling wall",
+    "I follow the deer's trail across the moor",
+    "I bargain with the fishmonger over the eels",
+    "I steal past the dozing sentries at the postern",
+    "I inch along the icy parapet",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1483,6 +1521,7 @@ OTHER_WORDS = {
     "thirty_fourth": THIRTY_FOURTH_ACTIONS,
     "thirty_fifth": THIRTY_FIFTH_ACTIONS,
     "thirty_sixth": THIRTY_SIXTH_ACTIONS,
+    "thirty_seventh": THIRTY_SEVENTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"

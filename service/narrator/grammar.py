@@ -20,6 +20,7 @@ state.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -108,6 +109,45 @@ def doer_words(attempt: str | None) -> tuple[str, ...]:
     return tuple(f" {n}" for n in nouns)
 
 
+# How the sentence after a narration's lead begins: with the scene (the weather, the light, a
+# sound or a smell), not with the attempt's thing, rival or foe. Every contradiction that reached
+# the player after a lead told one of those ("The hound's eyes widen, and it lunges", "As the
+# grating continues to fall", "The skeleton's thick armor deflects the attack"): the lead has
+# told what became of them. Barring their words instead (tried: the attempt's words, "he", "it",
+# "they") made the model bend them ("the keth", "theirorses", "catacom bs").
+# Each request is offered two openers of each sense, picked by its own dice and words: offered
+# all, the model began 15 of 35 with "The sun" ("..., casting a warm glow"). Each opener ends
+# at a word's end: "The wind" let the model write the wight it was steering round as "The
+# winder's eyes", and the duellist as "The dustellist".
+SCENE_OPENERS = {
+    "weather": ("The wind", "The rain", "Rain", "The fog", "Fog", "The mist", "Mist",
+                "The storm", "Thunder", "The cold", "A cold", "A gust of", "The clouds"),
+    "light": ("The light", "The sun", "The moon", "Moonlight", "Sunlight", "Lamplight",
+              "Torchlight", "Candlelight", "The shadows", "Darkness", "The stars", "The sky",
+              "Dawn", "Dusk", "The night"),
+    "sound": ("The sound of", "Somewhere", "In the distance,", "Far off,", "A bell",
+              "A distant", "The silence", "Silence", "Gulls", "Crows"),
+    "smell": ("The smell of", "The scent of", "The stench of", "The smoke", "Smoke",
+              "The dust", "Dust", "The air"),
+    "around": ("Outside,", "Overhead,", "All around,", "Beyond"),
+}  # fmt: skip
+OFFERED_PER_SENSE = 2
+# ... and told by no "we": the scene's "we" is the character's party made to act ("The sun was
+# setting as we approached the harbor", the thirty-fifth words told with the openers; "As we set
+# sail", the same words before). Whole words: barred at a word's start, "our" would bar "hour".
+OURS = (" we ", " we'", " us ", " our ", " ours ", " ourselves")
+
+
+def scene_openers(key: str) -> tuple[str, ...]:
+    """The openers offered for one request: OFFERED_PER_SENSE of each sense, picked by ``key``
+    (the same request, the same offer), each with the space that ends its word."""
+    pick = random.Random(key)
+    return tuple(
+        f"{opener} " for openers in SCENE_OPENERS.values()
+        for opener in pick.sample(openers, OFFERED_PER_SENSE)
+    )  # fmt: skip
+
+
 # Never in the sentence: digits (the narrator mentions no number after a lead: the facts are
 # in the lead's outcome), line breaks, the marks of tags, headings and lists, and quotation
 # marks: a speech is told, not quoted (given an optional closing mark, the model stopped at
@@ -158,6 +198,7 @@ class SentenceGrammar:
     ``banned`` in it (case ignored) and none of EXCLUDED's characters."""
 
     banned: tuple[str, ...] = BANNED
+    openers: tuple[str, ...] = ()  # when given, the sentence begins with one of these
 
     @cached_property
     def _states(self) -> list[str]:
@@ -193,19 +234,26 @@ class SentenceGrammar:
         leading space (" notic": "noticed", not "unnoticed") is banned as the first word too."""
         return (self._next("", " ") or "") if " " in self._letters else ""
 
+    def _after(self, text: str) -> str | None:
+        """The state after ``text`` from the start, None when it holds a banned word or a
+        character the sentence may not have (an end mark among them)."""
+        state: str | None = self._start
+        for c in text:
+            if c not in WRITTEN or c in EXCLUDED or c in ENDS:
+                return None
+            low = c.lower()
+            state = self._next(state, low) if low in self._letters else ""  # type: ignore[arg-type]
+            if state is None:
+                return None
+        return state
+
     def accepts(self, text: str) -> bool:
         """Whether the grammar allows ``text`` (the same automaton the GBNF is written from)."""
         if not text or text[-1] not in ENDS:
             return False
-        state: str | None = self._start
-        for c in text[:-1]:
-            if c not in WRITTEN or c in EXCLUDED or c in ENDS:
-                return False
-            low = c.lower()
-            state = self._next(state, low) if low in self._letters else ""  # type: ignore[arg-type]
-            if state is None:
-                return False
-        return True
+        if self.openers and not text.startswith(self.openers):
+            return False
+        return self._after(text[:-1]) is not None
 
     def gbnf(self) -> str:
         """The grammar in llama.cpp's GBNF: ``root`` is the sentence. Each state's rule names
@@ -216,7 +264,14 @@ class SentenceGrammar:
         names = {state: f"s{i}" for i, state in enumerate(self._states)}
         never = set(EXCLUDED + ENDS)
         written = set(WRITTEN)
-        rules = [f"root ::= {names[self._start]} [{''.join(_class_char(c) for c in ENDS)}]"]
+        ends = f"[{''.join(_class_char(c) for c in ENDS)}]"
+        if self.openers:
+            # each opener, then the state the automaton is in after it (a banned opener is none)
+            after = {o: self._after(o) for o in self.openers}
+            begun = " | ".join(f'"{o}" {names[a]}' for o, a in after.items() if a is not None)
+            rules = [f"root ::= ({begun}) {ends}"]
+        else:
+            rules = [f"root ::= {names[self._start]} {ends}"]
         for state, name in names.items():
             moves = {c: self._next(state, c) for c in self._letters}
             special = sorted(c for c, after in moves.items() if after != "")
@@ -236,12 +291,15 @@ def continuation_grammar(
     unsaid: tuple[str, ...] = (),
     game: str | None = None,
     attempt: str | None = None,
+    openers: tuple[str, ...] = (),
 ) -> SentenceGrammar:
     """The grammar of the sentence after a lead: no "you" or "player" (nor "yur" or "myself"),
     nor a noun for the character (ROLES, and doer_words of the ``attempt``), nor the lead's words
     for the outcome, nor the prompt's word "sentence", nor the character's name (its words of
     three letters or more), nor the words ``unsaid`` bars for the outcome (unsaid.py: those barred
-    with a leading space at a word's start only), nor the name of the ``game`` (game_words)."""
+    with a leading space at a word's start only), nor the name of the ``game`` (game_words);
+    begun with one of ``openers`` where given (a narration's, scene_openers; not a spark's), and
+    then with no "we" (OURS)."""
     name = (character or "").strip().lower()
     own = tuple(w for w in re.findall(r"[a-z']+", name) if len(w) >= 3 and w != "unnamed")
     return SentenceGrammar(
@@ -255,6 +313,8 @@ def continuation_grammar(
         + own
         + unsaid
         + game_words(game)
+        + (OURS if openers else ()),
+        openers=openers,
     )
 
 
@@ -264,7 +324,8 @@ def continuation_gbnf(
     unsaid: tuple[str, ...] = (),
     game: str | None = None,
     attempt: str | None = None,
+    openers: tuple[str, ...] = (),
 ) -> str:
-    """The GBNF of continuation_grammar, built once per character name, outcome's words, game
-    and attempt."""
-    return continuation_grammar(character, unsaid, game, attempt).gbnf()
+    """The GBNF of continuation_grammar, built once per character name, outcome's words, game,
+    attempt and opening."""
+    return continuation_grammar(character, unsaid, game, attempt, openers).gbnf()

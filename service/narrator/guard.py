@@ -2862,13 +2862,24 @@ _FIRST_PERSON = re.compile(r"(?<![\w'])(?:I|I'm|I've|I'll|I'd)(?![\w'])")
 _ECHO_WORDS = 6
 
 
+# ... and the continuation prompt's words before its scene was asked for (a model's reply in
+# them is no story whichever prompt it was sent)
+_FORMER_INSTRUCTIONS = (
+    "write the one sentence that comes next: how the place, the weather, other people or "
+    "creatures respond to that result."
+)
+
+
 @lru_cache(maxsize=1)
 def _instruction_runs() -> frozenset[tuple[str, ...]]:
     runs = set()
-    for name in ("narration", "narration_next", "table", "oracle"):
+    prompts = [
+        get_prompt(name).system for name in ("narration", "narration_next", "table", "oracle")
+    ]
+    for system in (*prompts, _FORMER_INSTRUCTIONS):
         # (not the worked examples, in quotation marks: a reply in their words is judged by
         # _copied_example, against its band)
-        told = re.sub(r'"[^"]*"', " | ", get_prompt(name).system.lower())  # type: ignore[arg-type]
+        told = re.sub(r'"[^"]*"', " | ", (system or "").lower())
         words = re.findall(r"[a-z']+|\|", told)
         runs |= {tuple(words[i : i + _ECHO_WORDS]) for i in range(len(words) - _ECHO_WORDS + 1)}
     return frozenset(run for run in runs if "|" not in run)
@@ -3113,8 +3124,8 @@ def _other_row_told(text: _Text, expect: Expectation) -> str:
 # --- after a lead: the world's response, not the character's acts -------------------------------
 
 
-# After the code's lead the model is asked for "how the place, the weather, other people or
-# creatures respond", and "Never say what "you" do next". So there the character may only be
+# After the code's lead the model is asked for the scene around the outcome (before stop 33, "how
+# the place, the weather, other people or creatures respond"), and "Never say what "you" do next". So there the character may only be
 # the subject of a verb of perception or being, of what befalls them, or of the player's own
 # words ("As you study the walls"): an allowed list, not a list of forbidden acts (a real model's
 # acts past the attempt were each new: "You quickly adjust the hinges", "You explain to the

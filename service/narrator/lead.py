@@ -8,6 +8,14 @@ guard passed 21 continuations and 1 of those contradicted by reading, against 5 
 narrations. So the outcome is said by code, in the player's own words turned to "you", and the
 model envisions what the world does next. Outcomes with no side to take (a tie, a table, a
 meter) get no lead: the model narrates those whole, as before.
+
+What the world does next is the scene around the outcome, not the outcome again: the model's
+sentence begins with the weather, the light, a sound or a smell (grammar.scene_openers). Asked
+for "how the place, the weather, other people or creatures respond", the model retold the
+attempt's thing, rival or foe, and every contradiction after a lead was there ("The hound's eyes
+widen, and it lunges" after a stilling). Paired on the thirty-fourth to thirty-sixth words (105
+requests each way, stop 33): 19 contradicting replies and 9 shown, against 4 and 3 begun with
+the scene.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from dataclasses import dataclass
 from prompts import RenderedPrompt, get_prompt
 from rules.models import Resolution
 from service.narrator import facts
-from service.narrator.grammar import continuation_gbnf
+from service.narrator.grammar import continuation_gbnf, scene_openers
 from service.narrator.guard import (
     DRAWS,
     Expectation,
@@ -281,5 +289,8 @@ def narration_plan(
 
     return NarrationPlan(
         prompt=continued, lead=lead, most_sentences=MOST_SENTENCES,
-        grammar=continuation_gbnf(character, unsaid_words(expect), system_name, act),
+        grammar=continuation_gbnf(
+            character, unsaid_words(expect), system_name, act,
+            scene_openers(f"{act or action}|{resolution.dice_values()}"),
+        ),
     )  # fmt: skip

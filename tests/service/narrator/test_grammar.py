@@ -30,13 +30,16 @@ from service.narrator.grammar import (
     BENT,
     EXCLUDED,
     LEAD_WORDS,
+    OFFERED_PER_SENSE,
     PROMPT_WORDS,
     ROLES,
+    SCENE_OPENERS,
     VOICE,
     WRITTEN,
     SentenceGrammar,
     continuation_grammar,
     doer_words,
+    scene_openers,
 )
 from service.narrator.guard import Expectation, expectation_from, unbent
 from service.narrator.lead import narration_plan
@@ -311,9 +314,11 @@ def test_a_lead_brings_the_grammar_and_a_whole_narration_none() -> None:
         system_name="Sundered Isles", character="Kell", action="I leap to the deck",
         resolution=hit, expect=expect, context="",
     )  # fmt: skip
+    offered = scene_openers(f"leap to the deck|{hit.dice_values()}")
     assert (
         plan.lead
-        and plan.grammar == continuation_grammar("Kell", attempt="leap to the deck").gbnf()
+        and plan.grammar
+        == continuation_grammar("Kell", attempt="leap to the deck", openers=offered).gbnf()
     )
     table = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, seed=1)
     told = narration_plan(
@@ -384,7 +389,8 @@ def test_narrate_sends_the_continuation_grammar_to_a_llama_cpp_server(tmp_path: 
         r = client.post("/v1/narrate", json={**body, "character": "Kell"})
         assert r.json()["narration"] == "You leap the gap, and it works. The far roof holds."
         grammar = sent(route.calls.last.request)["grammar"]
-    assert grammar == continuation_grammar("Kell", attempt="leap the gap").gbnf()
+    offered = scene_openers(f"leap the gap|{roll.dice_values()}")
+    assert grammar == continuation_grammar("Kell", attempt="leap the gap", openers=offered).gbnf()
     assert " leaper" in continuation_grammar("Kell", attempt="leap the gap").banned
 
 
@@ -447,3 +453,54 @@ def test_bent_words_are_read_as_what_they_stand_for(system: str, words: str, rea
 def test_unbending_leaves_words_with_no_y_or_th_word_and_no_name_as_they_are(words: str) -> None:
     expect = Expectation(system="storyteller", outcome="success", polarity="success")
     assert unbent(words, expect) == words
+
+
+# --- the scene after a narration's lead ----------------------------------------------------------
+
+
+def test_a_narrations_sentence_begins_with_an_offered_opener_at_a_words_end() -> None:
+    # the thirty-fifth words, offered every opener: "The winder's eyes widen" (a wight, bent round
+    # "The wind"), "The dustellist's eyes widen" (a duellist, round "The dust")
+    offered = scene_openers("drive your spear into the wight's chest|[7, 3]")
+    grammar = continuation_grammar("Kell", attempt="drive your spear into the wight's chest",
+                                   openers=offered)  # fmt: skip
+    first = offered[0]
+    assert grammar.accepts(f"{first}settles over the barrow.")
+    assert not grammar.accepts(f"{first.rstrip()}er's eyes widen.")
+    assert not grammar.accepts("The wight's eyes widen.")
+    assert not grammar.accepts(f"{first}settles as you fall.")  # the bars still hold after it
+
+
+def test_each_request_is_offered_two_openers_of_each_sense_the_same_each_time() -> None:
+    offered = scene_openers("leap to the deck|[5, 3, 4]")
+    assert offered == scene_openers("leap to the deck|[5, 3, 4]")
+    assert len(offered) == OFFERED_PER_SENSE * len(SCENE_OPENERS)
+    for sense, openers in SCENE_OPENERS.items():
+        assert sum(o.rstrip() in openers for o in offered) == OFFERED_PER_SENSE, sense
+    assert all(o.endswith(" ") and not o.endswith("  ") for o in offered)
+    # other dice or words, another offer (over many requests, not always the same two suns)
+    offers = {scene_openers(f"leap to the deck|[{d}, 3, 4]") for d in range(1, 7)}
+    assert len(offers) > 1
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz ,'", max_size=40))
+def test_the_gbnf_root_offers_exactly_the_openers(rest: str) -> None:
+    offered = scene_openers("climb the wall|[1]")
+    grammar = continuation_grammar(None, openers=offered)
+    root = grammar.gbnf().splitlines()[0]
+    assert all(f'"{o}"' in root for o in offered)
+    assert grammar.accepts(f"{offered[1]}{rest}.") == continuation_grammar(None).accepts(
+        f"{offered[1]}{rest}."
+    )
+    assert not grammar.accepts(f"Then {rest}.")
+
+
+def test_the_scene_has_no_we_but_keeps_hours_and_weather() -> None:
+    # the thirty-fifth words, told with the openers: "The sun was setting as we approached the
+    # harbor" after "I sweet-talk the bosun into lending us the longboat"
+    offered = scene_openers("sweet-talk the bosun|[4, 2, 9]")
+    grammar = continuation_grammar("Kell", openers=offered)
+    assert not grammar.accepts(f"{offered[0]}sets as we approached the harbor.")
+    assert not grammar.accepts(f"{offered[0]}rises over our ship.")
+    assert grammar.accepts(f"{offered[0]}turns within the hour, and the weather worsens.")
+    assert continuation_grammar("Kell").accepts("As we set sail, the wind rises.")  # a spark's

@@ -258,7 +258,20 @@ REPORTED_ONLY = {
     "the air: reported",
     "real_thirty_sixth1": "a thirty-sixth set of words, judged at 41078b6 (run 65's code), not "
     "tuned on: reported",
+    "real_scene0": "the scene asked for with the attempt's words barred (not kept), judged: "
+    "reported",
+    "real_scene1a": "stop 33's paired trial, stop 32's code on the thirty-sixth words: reported",
+    "real_scene1b": "stop 33's paired trial, the scene's openers on the thirty-sixth words: "
+    "reported",
+    "real_scene2a": "stop 33's paired trial, stop 32's code on the thirty-fifth words: reported",
+    "real_scene2b": "stop 33's paired trial, the scene's openers on the thirty-fifth words: "
+    "reported",
+    "real_scene3a": "stop 33's paired trial, stop 32's code on the thirty-fourth words: reported",
+    "real_scene3b": "stop 33's paired trial, two openers of each sense on the thirty-fourth "
+    "words: reported",
 }
+# Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
+NONE_CONTRADICTING = {"real_scene1b", "real_scene3b"}
 
 
 @pytest.mark.parametrize("split", sorted(REPORTED_ONLY))
@@ -268,4 +281,7 @@ def test_the_newest_real_run_is_reported(split: str, guard_rates: dict[str, str]
     _, _, line, missed = score(split, real()[split])
     guard_rates[split] = f"{line} [{REPORTED_ONLY[split]}]"
     # what the floors would say, kept in the printed line; the set itself must hold both labels
-    assert {e.label for e in real()[split]} == {"consistent", "contradicting"}, missed
+    # (or be one the model wrote no contradiction in)
+    labels = {e.label for e in real()[split]}
+    both = {"consistent", "contradicting"}
+    assert labels == ({"consistent"} if split in NONE_CONTRADICTING else both), missed

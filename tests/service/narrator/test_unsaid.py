@@ -13,7 +13,7 @@ import pytest
 
 from rules.models import Resolution
 from rules.registry import resolve_roll
-from service.narrator.grammar import continuation_gbnf, continuation_grammar
+from service.narrator.grammar import continuation_gbnf, continuation_grammar, scene_openers
 from service.narrator.guard import TOLD_AGAINST, attempt_kinds, expectation_from
 from service.narrator.lead import narration_plan
 from service.narrator.unsaid import UNSAID, taken_words, unsaid_words
@@ -179,8 +179,9 @@ def test_the_plan_sends_the_grammar_with_the_outcomes_words() -> None:
         resolution=resolution, expect=expect, context="",
     )  # fmt: skip
     attempt = "lift the coin purse from the guard captain"
+    offered = scene_openers(f"{attempt}|{resolution.dice_values()}")
     assert plan.grammar == continuation_gbnf(
-        "Kell", unsaid_words(expect), "Sundered Isles", attempt
+        "Kell", unsaid_words(expect), "Sundered Isles", attempt, offered
     )
     assert " notic" in plan.grammar or "notic" in str(unsaid_words(expect))
 
