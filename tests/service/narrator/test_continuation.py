@@ -75,12 +75,19 @@ def test_the_worked_exchanges_go_before_the_request_as_turns() -> None:
     assert [m.content for m in pairs[1::2]] == [e.assistant for e in prompt.examples]
 
 
-def test_a_copied_exchange_is_no_narration() -> None:
+def test_a_copied_exchange_is_no_spark_but_a_narrations_weather_is_its_own() -> None:
     # A small model copies what it was shown (run 12's misses copied the continuation prompt's
-    # examples of that time): a reply of the exchanges told about another scene is caught.
-    lead, expect = _after_lead(*STRONG_FACE_DANGER, "I pick the captain's pocket")
+    # examples of that time): a spark told in the table prompt's example reply is caught. A
+    # narration's sentence begins with the scene (grammar.scene_openers), and weather in the
+    # same words is its own ("The wind howls through the broken windows, and the rain falls in
+    # torrents" after a brigand pushed off a rooftop, stop 33: refused, a false alarm).
+    table = resolve_roll("sundered_isles", "table", {"table": "pay_the_price"}, seed=1)
+    lead = spark_lead("Pay the Price", facts.table_rows(table))
+    spark = expectation_from(table).model_copy(update={"lead": lead})
     copied = "The wind howls through the broken windows, and rain lashes the deck."
-    assert check_narration(f"{lead} {copied}", expect).failed == ["form"]
+    assert "form" in check_narration(f"{lead} {copied}", spark).failed
+    lead, expect = _after_lead(*STRONG_FACE_DANGER, "I pick the captain's pocket")
+    assert check_narration(f"{lead} {copied}", expect).passed
     own = "The wind howls through the rigging, and the captain sleeps on."
     assert check_narration(f"{lead} {own}", expect).passed
 

@@ -269,9 +269,13 @@ REPORTED_ONLY = {
     "real_scene3a": "stop 33's paired trial, stop 32's code on the thirty-fourth words: reported",
     "real_scene3b": "stop 33's paired trial, two openers of each sense on the thirty-fourth "
     "words: reported",
+    "real_thirty_seventh1": "a thirty-seventh set of words, judged at 7bc5d2e (1/1 caught, 0/34 "
+    "false alarms), not tuned on: reported",
+    "real_scene4": "the thirty-sixth words on 7bc5d2e (0/0, 2/35 false alarms), then read for the "
+    "table's example and hooves heard: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
-NONE_CONTRADICTING = {"real_scene1b", "real_scene3b"}
+NONE_CONTRADICTING = {"real_scene1b", "real_scene3b", "real_scene4"}
 
 
 @pytest.mark.parametrize("split", sorted(REPORTED_ONLY))
