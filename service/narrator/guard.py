@@ -4365,7 +4365,10 @@ _THERE = re.compile(
     r"\b(?:reveals?|revealed|revealing|appears?|appeared|emerges?|emerged|glints?|glinted|gleams?|"
     r"gleamed|comes? into view|came into view|(?:is|was|are|were) found|becomes? visible|became "
     r"visible|surfaces?|surfaced|turns? up|turned up|(?:falls?|fell|slips?|slipped|drops?|dropped) "
-    r"out|scatter\w* (?:across|over|on))\b",
+    r"out|scatter\w* (?:across|over|on)|"
+    # ... or told where it lies: "with the codex buried beneath the ash" (stop 33's paired trial),
+    # "the weight of the rubble presses down on the silver censer" (the thirty-fifth words)
+    r"buried|lies|lying|rests|resting|press(?:es)? down on|pressing down on|pinned)\b",
     re.IGNORECASE,
 )
 _NOT_THE_THING = _word_set("hidden secret lost missing stolen forbidden sealed")

@@ -1012,6 +1012,16 @@ SOUGHT_THERE = [
      "As the search continues, the air grows thick with humidity.", None),  # run 49
     (GO_FORTH_FAILURE, "I comb the library for the forbidden map",
      "The librarian's eyes widen with panic as the shelves creak.", None),  # the eighteenth
+    # ... or told where it lies (stop 33: the thirty-fifth words begun with the scene, and the
+    # thirty-sixth on stop 32's code)
+    (GO_FORTH_FAILURE, "I search the collapsed chapel for the silver censer",
+     "The sound of the collapsing chapel echoes through the air, and the weight of the rubble "
+     "presses down on the silver censer.", "outcome"),
+    (GO_FORTH_FAILURE, "I search the burnt library for the lost codex",
+     "As the flames spread and smoke rises, the library becomes a smoldering inferno, with the "
+     "codex buried beneath the ash.", "outcome"),
+    (GO_FORTH_FAILURE, "I search the burnt library for the lost codex",
+     "The smell of smoke and dust fills the air, making it difficult to see or hear.", None),
 ]  # fmt: skip
 
 # A door that was to be held, told shut against them after all (roll-under: "Otherwise, it

@@ -273,6 +273,8 @@ REPORTED_ONLY = {
     "false alarms), not tuned on: reported",
     "real_scene4": "the thirty-sixth words on 7bc5d2e (0/0, 2/35 false alarms), then read for the "
     "table's example and hooves heard: reported",
+    "real_scene5": "the thirty-fifth words on 7bc5d2e (1/3 caught, 0/32 false alarms), then read "
+    "for a sought thing told where it lies: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {"real_scene1b", "real_scene3b", "real_scene4"}
