@@ -4159,7 +4159,14 @@ def _not_found(action: str) -> re.Pattern[str] | None:
     return re.compile(
         rf"\b{thing}\b(?: \w+){{0,3}}? (?:is |are |was |were |now |already |long |still )*(?:missing|"
         rf"gone|nowhere|not (?:here|there)|no longer (?:here|there)|lost|vanished)\b|"
-        rf"\bno (?:sign|trace) of (?:the |your |any )?(?:\w+ )?{thing}\b",
+        rf"\bno (?:sign|trace) of (?:the |your |any )?(?:\w+ )?{thing}\b|"
+        # ... or found and lost again, "carrying away the stolen charts" (after a strong hit;
+        # after run 66's weak hit at Gather Information it is the information that complicates,
+        # as "the charts are missing" in runs 9, 28 and 30)
+        rf"\b(?:carr(?:y|ies|ied|ying)|sweep(?:s|ing)?|swept|blow(?:s|ing)?|blew|"
+        rf"wash(?:es|ing|ed)?) away (?:the |your |all )?(?:\w+ )?{thing}\b|"
+        rf"\b{thing}\b(?: \w+){{0,3}}? (?:is |are |was |were )?(?:carried|swept|blown|washed) "
+        rf"away\b",
         re.IGNORECASE,
     )
 

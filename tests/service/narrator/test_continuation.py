@@ -386,6 +386,12 @@ SEEN = [
      "Dust and rat droppings cover the crates, but the charts are nowhere to be seen.", "outcome"),
     (STRONG_FACE_DANGER, "I look around the hold for the stolen charts",
      "Rats scatter from the crate where the charts lie rolled in oilcloth.", None),
+    # ... and found, then carried off: on a strong hit an undoing, on a weak hit the news that
+    # complicates (run 66's, begun with the scene)
+    (STRONG_FACE_DANGER, "I look around the hold for the stolen charts",
+     "The wind howls through the hold, carrying away the stolen charts.", "outcome"),
+    (WEAK_FACE_DANGER, "I look around the hold for the stolen charts",
+     "The wind howls through the hold, carrying away the stolen charts.", None),
     (WEAK_FACE_DANGER, "I try to sweet-talk the quartermaster into letting me go",
      "You realize that the quartermaster's refusal to let you go is a sign of impending danger "
      "and decides to take action.", "player_agency"),
