@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_seventh``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_eighth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1485,6 +1485,44 @@ THIRTY_SEVENTH_ACTIONS: list[str] = [
     "I inch along the icy parapet",
 ]
 
+THIRTY_EIGHTH_ACTIONS: list[str] = [
+    "I vault from the breakwater onto the passing ketch",
+    "I hold fast to the ratlines as the galleon lurches",
+    "I scull the jolly boat past the rip before it turns",
+    "I guide the pinnace through the wreck field in the fog",
+    "I observe the privateers' camp from the headland",
+    "I lie among the cargo nets to hear the purser's bargain",
+    "I quiz the ferry keeper about the vanished pilgrims",
+    "I persuade the harbour warden to lend us his lantern",
+    "I jimmy the shutter off the chandler's back window",
+    "I entrance the magistrate's clerk at the salon",
+    "I talk the sexton into unlocking the bell tower",
+    "I lift the ledger from the sleeping factor's lap",
+    "I hurl the cultist down the cellar stairs",
+    "I call on the blood to calm the snarling dogs",
+    "I haul myself up the sea cliff to the lighthouse",
+    "I hunt through the flooded storeroom for the lost key",
+    "I smash my flail into the zombie's ribs",
+    "I shoot a sling bullet at the fleeing poacher",
+    "I race the courier's mule to the ford",
+    "I shadow the Gangrel through the city park",
+    "I force the lock on the Prince's reliquary",
+    "I jump from the bell tower to the chapel roof",
+    "I stare down the Ventrue's ghoul at the gate",
+    "I dive clear of the collapsing hayloft",
+    "I hold the crypt door against the skeletons",
+    "I swing my mace at the troll's knee",
+    "I wrestle the bandit for the strongbox",
+    "Kell comforts the shivering castaways",
+    "I pinch the key from the gaoler's hook",
+    "I cock my flintlock as the pirates clamber aboard",
+    "I climb the ivy to the countess's balcony",
+    "I trail the wolf through the snowy woods",
+    "I dicker with the cooper over the barrels",
+    "I tiptoe past the drowsing guard dogs",
+    "I shuffle along the slick roof ridge",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1522,6 +1560,7 @@ OTHER_WORDS = {
     "thirty_fifth": THIRTY_FIFTH_ACTIONS,
     "thirty_sixth": THIRTY_SIXTH_ACTIONS,
     "thirty_seventh": THIRTY_SEVENTH_ACTIONS,
+    "thirty_eighth": THIRTY_EIGHTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
