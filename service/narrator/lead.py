@@ -15,7 +15,8 @@ for "how the place, the weather, other people or creatures respond", the model r
 attempt's thing, rival or foe, and every contradiction after a lead was there ("The hound's eyes
 widen, and it lunges" after a stilling). Paired on the thirty-fourth to thirty-sixth words (105
 requests each way, stop 33): 19 contradicting replies and 9 shown, against 4 and 3 begun with
-the scene.
+the scene (and 3 and 2 when the thirty-fifth and thirty-sixth were told again in its final
+form). The scene is plainer prose: the lead carries the outcome, the model's sentence the mood.
 """
 
 from __future__ import annotations
