@@ -3128,11 +3128,12 @@ def _other_row_told(text: _Text, expect: Expectation) -> str:
 
 
 # After the code's lead the model is asked for the scene around the outcome (before stop 33, "how
-# the place, the weather, other people or creatures respond"), and "Never say what "you" do
-# next". So there the character may only be the subject of a verb of perception or being, of
-# what befalls them, or of the player's own words ("As you study the walls"): an allowed list, not a list of forbidden acts (a real model's
-# acts past the attempt were each new: "You quickly adjust the hinges", "You explain to the
-# harbourmaster", "Kell carefully scanned the fog bank", "You enter the bar").
+# the place, the weather, other people or creatures respond"), and "Never say what "you" do next".
+# So there the character may only be the subject of a verb of perception or being, of what befalls
+# them, or of the player's own words ("As you study the walls"): an allowed list, not a list of
+# forbidden acts (a real model's acts past the attempt were each new: "You quickly adjust the
+# hinges", "You explain to the harbourmaster", "Kell carefully scanned the fog bank", "You enter
+# the bar").
 _PERCEIVE_OR_BE = _word_set(
     """see sees saw seen hear hears heard notice notices noticed spot spots spotted smell smells
     smelled smelt sense senses sensed feel feels felt watch watches watched glimpse glimpses
