@@ -3496,6 +3496,11 @@ _AND_DECIDES = re.compile(
 )
 
 
+_UNOWNED_SHIVER = re.compile(
+    r"\b(?:shivers?|chills?|shudders?)\b[^.!?;]{0,30}? down the spine\b(?! of)", re.IGNORECASE
+)
+
+
 def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list[str]]:
     """In the model's words after the lead: the character's acts (not perceiving, being, or
     what befalls them, nor the player's own verbs), and on a success what befalls them."""
@@ -3616,6 +3621,10 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
         and not _THE_AIRS.search(plain[: m.start()])
         and not _ANOTHERS_FEELING.search(plain[: m.start()])
     ]
+    # a shiver down no one's spine is the character's: "The sound of the door clobbering against
+    # the ground echoes through the empty room, sending shivers down the spine" (run 67; as
+    # "fear and panic set in" with no one named, LABELLING.md)
+    acts += [_excerpt(plain, m.start(), m.end()) for m in _UNOWNED_SHIVER.finditer(plain)]
     if expect.polarity in ("success", "mixed"):
         # put somewhere the player never went: "You talk your way past the night watch, but not
         # without a cost. You are now standing at the edge of a treacherous cliff" (other words'

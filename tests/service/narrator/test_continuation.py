@@ -1370,7 +1370,18 @@ STOP_32 = [
      "The chandler folds his arms, the lamp oil still between you.", None),
 ]  # fmt: skip
 
+# Stop 33's runs, begun with the scene: a shiver down no one's spine is the character's (as
+# "fear and panic set in" with no one named); one down another's is theirs (run 65)
+STOP_33 = [
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "The sound of the door clobbering against the ground echoes through the empty room, "
+     "sending shivers down the spine.", "player_agency"),  # run 67
+    (GO_FORTH_FAILURE, "I pick the lock on the armoury door",
+     "A gust of wind sweeps the yard, sending a shiver down the spine of the captain.", None),
+]  # fmt: skip
+
 CASES = [
+    *STOP_33,
     *STOP_32,
     *STOP_31,
     *RUN_52_AND_TWENTY_SECOND,
