@@ -276,6 +276,8 @@ REPORTED_ONLY = {
     "real_scene5": "the thirty-fifth words on 7bc5d2e (1/3 caught, 0/32 false alarms), then read "
     "for a sought thing told where it lies: reported",
     "real_run66": "judged at b146e6f (0/0, 0/60 false alarms), not tuned on: reported",
+    "real_run67": "judged at f7ead40 (1/3 caught, 0/57 false alarms), then read for a shiver "
+    "down no one's spine: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {"real_scene1b", "real_scene3b", "real_scene4", "real_run66"}
