@@ -278,9 +278,17 @@ REPORTED_ONLY = {
     "real_run66": "judged at b146e6f (0/0, 0/60 false alarms), not tuned on: reported",
     "real_run67": "judged at f7ead40 (1/3 caught, 0/57 false alarms), then read for a shiver "
     "down no one's spine: reported",
+    "real_thirty_eighth1": "a thirty-eighth set of words, judged at 5bd1e96 (0/0, 1/35 false "
+    "alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
-NONE_CONTRADICTING = {"real_scene1b", "real_scene3b", "real_scene4", "real_run66"}
+NONE_CONTRADICTING = {
+    "real_scene1b",
+    "real_scene3b",
+    "real_scene4",
+    "real_run66",
+    "real_thirty_eighth1",
+}
 
 
 @pytest.mark.parametrize("split", sorted(REPORTED_ONLY))
