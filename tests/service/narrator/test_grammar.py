@@ -504,3 +504,14 @@ def test_the_scene_has_no_we_but_keeps_hours_and_weather() -> None:
     assert not grammar.accepts(f"{offered[0]}rises over our ship.")
     assert grammar.accepts(f"{offered[0]}turns within the hour, and the weather worsens.")
     assert continuation_grammar("Kell").accepts("As we set sail, the wind rises.")  # a spark's
+
+
+def test_openers_all_barred_leave_the_sentence_unopened() -> None:
+    # a name or an outcome's words could bar every opener offered: the grammar then begins as it
+    # likes rather than offer llama.cpp an empty choice, which it cannot parse
+    grammar = SentenceGrammar(banned=("you", "the", "rain", "fog"), openers=("The wind ", "Fog "))
+    assert grammar.gbnf().splitlines()[0].startswith("root ::= s0 ")
+    assert grammar.accepts("A gull cries.") and not grammar.accepts("The wind rises.")
+    some = SentenceGrammar(banned=("you", "fog"), openers=("The wind ", "Fog "))
+    assert '"The wind "' in some.gbnf() and '"Fog "' not in some.gbnf()
+    assert some.accepts("The wind rises.") and not some.accepts("A gull cries.")
