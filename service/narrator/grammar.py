@@ -251,15 +251,16 @@ class SentenceGrammar:
         """Whether the grammar allows ``text`` (the same automaton the GBNF is written from)."""
         if not text or text[-1] not in ENDS:
             return False
-        if self._openers and not text.startswith(self._openers):
+        if self._openers and not text.startswith(tuple(self._openers)):
             return False
         return self._after(text[:-1]) is not None
 
     @cached_property
-    def _openers(self) -> tuple[str, ...]:
-        """The openers the bars leave (none left, the sentence begins as it likes: a grammar
-        with an empty choice is one llama.cpp cannot parse)."""
-        return tuple(o for o in self.openers if self._after(o) is not None)
+    def _openers(self) -> dict[str, str]:
+        """The openers the bars leave, each with the state after it (none left, the sentence
+        begins as it likes: a grammar with an empty choice is one llama.cpp cannot parse)."""
+        after = {o: self._after(o) for o in self.openers}
+        return {o: state for o, state in after.items() if state is not None}
 
     def gbnf(self) -> str:
         """The grammar in llama.cpp's GBNF: ``root`` is the sentence. Each state's rule names
@@ -273,7 +274,7 @@ class SentenceGrammar:
         ends = f"[{''.join(_class_char(c) for c in ENDS)}]"
         if self._openers:
             # each opener, then the state the automaton is in after it
-            begun = " | ".join(f'"{o}" {names[self._after(o) or ""]}' for o in self._openers)
+            begun = " | ".join(f'"{o}" {names[state]}' for o, state in self._openers.items())
             rules = [f"root ::= ({begun}) {ends}"]
         else:
             rules = [f"root ::= {names[self._start]} {ends}"]
