@@ -285,6 +285,27 @@ def test_the_gbnf_allows_what_the_automaton_allows(text: str) -> None:
     assert _gbnf_accepts(at_starts.gbnf(), text) == at_starts.accepts(text)
 
 
+def _next_by_definition(words: tuple[str, ...], states: set[str], state: str, c: str) -> str | None:
+    """The automaton's move as its definition says, one suffix at a time: None when ``state +
+    c`` ends in a banned word, else its longest suffix that is a prefix of one."""
+    text = state + c
+    if any(text.endswith(w) for w in words):
+        return None
+    return next(text[i:] for i in range(len(text) + 1) if text[i:] in states or i == len(text))
+
+
+@given(st.lists(st.text(alphabet="ab ", min_size=1, max_size=5), min_size=1, max_size=6))
+def test_the_automatons_moves_are_those_of_their_definition(words: list[str]) -> None:
+    # the moves are worked out from failure links (Aho-Corasick's) for speed; on two letters
+    # and a space, words overlap in every way a longer list of real words can
+    grammar = SentenceGrammar(tuple(words))
+    banned = tuple(w.lower() for w in words)
+    states = {w[:i] for w in banned for i in range(len(w))}
+    for state in states:
+        for c in grammar._letters:
+            assert grammar._next(state, c) == _next_by_definition(banned, states, state, c)
+
+
 def test_the_gbnf_has_only_escapes_llama_cpp_knows() -> None:
     # llama-cpp-python's server, given "\\^" in a class, failed to parse the grammar and went
     # down: every backslash is \\xNN, \\n or \\r
