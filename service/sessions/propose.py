@@ -287,6 +287,7 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
             update={"kind": "move", "params": {**proposal.params, "move": proposal.move}}
         )
     system.roll_kind(proposal.kind)  # UnknownError for a kind the system lacks
+    proposal = _without_other_kinds_settings(system, proposal)
     for gm in _gm_params(system):
         value = proposal.params.get(gm.param)
         if value is None or proposal.kind not in gm.kinds:
@@ -304,6 +305,23 @@ def check_proposal(system: GameSystem, state: play.State, raw: dict[str, Any]) -
         why = _fits_trigger(system.move(proposal.move).trigger) if proposal.move else ""
         proposal = proposal.model_copy(update={"why": why})
     return proposal
+
+
+def _without_other_kinds_settings(system: GameSystem, proposal: Proposal) -> Proposal:
+    """The proposal without the game master's settings that only other kinds of roll take: the
+    real model proposed Go Forth checks for "I sneak past the dozing guards at the gate" with
+    the guards' ``opponent_bonus`` (a contest's), in every session played at stops 32 and 33, and
+    the engine refused them all ("Extra inputs are not permitted"). A check has no opponent's
+    roll; the setting is dropped and the check offered. Settings no kind takes are left for the
+    engine to refuse, as is anything else."""
+    settings = _gm_params(system)
+    others = {gm.param for gm in settings} - {
+        gm.param for gm in settings if proposal.kind in gm.kinds
+    }
+    if not others & proposal.params.keys():
+        return proposal
+    params = {k: v for k, v in proposal.params.items() if k not in others}
+    return proposal.model_copy(update={"params": params})
 
 
 def _fits_trigger(trigger: str) -> str:

@@ -48,6 +48,31 @@ def test_a_proposal_the_engine_refuses_is_not_offered(
         assert accepted.status_code == 200, accepted.text
 
 
+def test_a_setting_only_another_kind_of_roll_takes_is_dropped_not_refused(
+    client: TestClient,
+) -> None:
+    # Played at stops 32 and 33: "I sneak past the dozing guards at the gate", the model's Go
+    # Forth check came with the guards' opponent_bonus and was refused ("params.opponent_bonus:
+    # Extra inputs are not permitted"). Go Forth: Checks, "Roll d20 trying to beat the Target
+    # Number"; Contests, "Two characters oppose each other. Both roll — higher total wins." A
+    # check has no opponent's roll, so no opponent's bonus: dropped, the check is offered.
+    sid = create(client, "go_forth", {"name": "Ash", "attributes": {"agility": 2}})["id"]
+    reply = {"kind": "check", "why": "a sneak past watchful guards",
+             "params": {"attribute": "agility", "tn": 12, "opponent_bonus": 1}}  # fmt: skip
+    with respx.mock(assert_all_called=False) as mock:
+        model = mock.post(CHAT_URL)
+        model.side_effect = [completion(json.dumps(reply)), completion("The gate creaks.")]
+        words = "I sneak past the dozing guards at the gate"
+        proposal = client.post(f"/v1/sessions/{sid}/turns", json={"words": words}).json()[
+            "proposal"
+        ]
+        assert proposal["source"] == "model" and not proposal.get("rejected"), proposal
+        assert proposal["kind"] == "check" and "opponent_bonus" not in proposal["params"]
+        assert proposal["params"]["tn"] == 12
+        accepted = client.post(f"/v1/sessions/{sid}/turns/1/accept", json={"seed": 3})
+        assert accepted.status_code == 200, accepted.text
+
+
 def test_neither_proposal_is_offered_when_the_session_would_refuse_it(client: TestClient) -> None:
     # The real model's second run: its proposal refused, the offline one was a Strike, and the
     # accept was a 409: "Strike marks progress on a combat track and this session has no open
