@@ -3391,6 +3391,10 @@ def _during_the_attempt(
         # a blow the player did not strike: "As you strike at the hound's head" (run 17), "As you
         # draw blood from the hound" (run 18), for "I call on the blood to still the hound"
         return False
+    if verb in _DIRECTING:
+        return False  # others led or told: "As you lead the crew, the seas calm" after picking
+        # a pocket (stop 24's prompt trials); "as K ell gently guides the frightened crew to
+        # safety" after "Kell steadies the frightened crew" (run 67), whom the player named
     clause, *rest = re.split(r"[,;.!?]", after, maxsplit=1)
     named = re.findall(r"[a-z]{3,}", clause)[:4]
     if any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its")):
@@ -3404,9 +3408,6 @@ def _during_the_attempt(
     # narrow passageway" after forcing a door, run 15), and not on a table (no attempt there).
     if scene or re.search(r"\b(?:again|once more|next|then)\b", clause):
         return False
-    if verb in _DIRECTING:
-        return False  # others led or told: "As you lead the crew, the seas calm" after picking
-        # a pocket (stop 24's prompt trials)
     if verb in _STILL_TRYING:
         return True
     if verb in ("descend", "descends") and "down" in stated:

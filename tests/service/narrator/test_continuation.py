@@ -260,6 +260,12 @@ SEEN = [
     # others led or told are no attempt in other words
     (STRONG_FACE_DANGER, "I pick the captain's pocket",
      "As you lead the crew, the seas calm and the winds die down.", "player_agency"),
+    # ... nor where the player named whom they lead (run 67, "K ell" bent round the grammar)
+    (STRONG_FACE_DANGER, "Kell steadies the frightened crew",
+     "The storm rages, and the sea roars as K ell gently guides the frightened crew to safety.",
+     "player_agency"),
+    (STRONG_FACE_DANGER, "Kell steadies the frightened crew",
+     "The storm rages, and the sea roars as the frightened crew steadies.", None),
     # a success told as the world turned against you (run 22)
     (STRONG_FACE_DANGER, "I leap from the rigging to the enemy deck",
      "The enemy's ship capsizes, and you are the only survivor.", "outcome"),
