@@ -527,6 +527,17 @@ def test_the_scene_has_no_we_but_keeps_hours_and_weather() -> None:
     assert continuation_grammar("Kell").accepts("As we set sail, the wind rises.")  # a spark's
 
 
+def test_the_scene_casts_no_shadows_but_keeps_forecasts() -> None:
+    # runs 66 and 67, the thirty-seventh and thirty-eighth words: "casting long shadows" in 35 of
+    # 89 scene sentences; barred at a word's start ("forecast", "overcast" stay)
+    offered = scene_openers("climb the sea wall|[5, 2, 8]")
+    grammar = continuation_grammar("Kell", openers=offered)
+    assert not grammar.accepts(f"{offered[0]}sets, casting long shadows over the wall.")
+    assert not grammar.accepts(f"{offered[0]}Casts a pale light.")
+    assert grammar.accepts(f"{offered[0]}hangs overcast, and the forecast is grim.")
+    assert continuation_grammar("Kell").accepts("The sun sets, casting long shadows.")  # a spark's
+
+
 def test_openers_all_barred_leave_the_sentence_unopened() -> None:
     # a name or an outcome's words could bar every opener offered: the grammar then begins as it
     # likes rather than offer llama.cpp an empty choice, which it cannot parse
