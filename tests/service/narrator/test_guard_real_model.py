@@ -280,6 +280,7 @@ REPORTED_ONLY = {
     "down no one's spine: reported",
     "real_thirty_eighth1": "a thirty-eighth set of words, judged at 5bd1e96 (0/0, 1/35 false "
     "alarms), not tuned on: reported",
+    "real_run68": "judged at 4cd1b8c (0/0, 0/60 false alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -288,6 +289,7 @@ NONE_CONTRADICTING = {
     "real_scene4",
     "real_run66",
     "real_thirty_eighth1",
+    "real_run68",
 }
 
 
