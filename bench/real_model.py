@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_eighth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``thirty_ninth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1523,6 +1523,44 @@ THIRTY_EIGHTH_ACTIONS: list[str] = [
     "I shuffle along the slick roof ridge",
 ]
 
+THIRTY_NINTH_ACTIONS: list[str] = [
+    "I spring from the quay onto the departing sloop",
+    "I cling to the bowsprit as the brig pitches",
+    "I row for the sandbar before the fog closes in",
+    "I steer the skiff between the shoals to dodge the frigate",
+    "I spy on the smugglers' cove from the salt marsh",
+    "I crouch in the reeds to overhear the mutineers",
+    "I press the old net-mender about the sunken chapel",
+    "I coax the lock keeper into opening the sluice for us",
+    "I prise the nailed crate open with my dagger",
+    "I enthral the bishop's steward at the masque",
+    "I sweet-talk the archivist into opening the sealed stacks",
+    "I take the seal from the dozing notary's desk",
+    "I throw the brigand through the tavern window",
+    "I call on the blood to quiet the screaming horses",
+    "I scale the quarry face to the hermit's cave",
+    "I rummage through the wrecked cart for the healer's satchel",
+    "I drive my spear into the ogre's side",
+    "I hurl a hatchet at the charging boar",
+    "I race the miller's daughter to the mill gate",
+    "I tail the Nosferatu through the subway tunnels",
+    "I break into the Tremere chantry's vault",
+    "I leap from the fire escape to the next building",
+    "I face down the Sheriff's hound in the alley",
+    "I throw myself aside from the rolling barrels",
+    "I brace the barricade against the ghouls",
+    "I bring my warhammer down on the golem's arm",
+    "I grapple the smuggler for the signal lamp",
+    "Kell calms the seasick passengers",
+    "I filch the purse from the bosun's belt",
+    "I ready my pistol as the raiders storm the quay",
+    "I climb the rope ladder to the lighthouse gallery",
+    "I follow the stag's trail through the pine forest",
+    "I bargain with the fishwife over the eels",
+    "I creep past the dozing watchmen",
+    "I edge across the frozen beam",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1561,6 +1599,7 @@ OTHER_WORDS = {
     "thirty_sixth": THIRTY_SIXTH_ACTIONS,
     "thirty_seventh": THIRTY_SEVENTH_ACTIONS,
     "thirty_eighth": THIRTY_EIGHTH_ACTIONS,
+    "thirty_ninth": THIRTY_NINTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
