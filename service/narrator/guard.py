@@ -4522,6 +4522,25 @@ _STOPPING = re.compile(
 )
 
 
+# ... and its noise, named by the player's own word for it, told heard: "I call on the blood to
+# silence the screeching ravens" at a cost, told "The ravens' screeching echoed through the
+# forest"; "to hush the howling wolves" told "The howls of the wild dogs outside become a constant
+# reminder" (stop 33's trials). Not where the clause tells it ending ("the howling dies away").
+_NOISY = re.compile(
+    r"\b(?:silence|silences|still|stills|quiet|quiets|hush|hushes|muffle|muffles|calm|calms|"
+    r"soothe|soothes) (?:the |a |an |his |her |their |its |that |those )?(?P<noise>[a-z]{3,})ing "
+    r"(?P<thing>[a-z]{3,})",
+    re.IGNORECASE,
+)
+_NOISE_ENDS = re.compile(
+    r"\b(?:stop|stops|stopped|cease|ceases|ceased|fade|fades|faded|fading|die|dies|died|dying|"
+    r"subside|subsides|subsided|end|ends|ended|silent|silenced|hushed|quiet|quieted|quietened|"
+    r"muffled|silence|no longer|gone|vanish|vanishes|vanished|falter|falters|faltered|"
+    r"could|would|might)\b",  # (or only might go on: "could be used to fuel the ravens' screeching")
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=64)
 def _goes_on(action: str) -> re.Pattern[str] | None:
     things = {re.escape(m.group("thing").lower()[:5]) for m in _STOPPING.finditer(action)}
@@ -4533,6 +4552,25 @@ def _goes_on(action: str) -> re.Pattern[str] | None:
         r"(?:to |on )?\w+",
         re.IGNORECASE,
     )
+
+
+def _noise_heard(words: str, action: str) -> list[str]:
+    """The noise the player set out to quiet, named by their word for it, in a clause that names
+    its makers too ("the ravens' screeching", "the wolves howl"; not "the wind howled") and does
+    not tell it ending; the player's own words for them ("the howling dogs") are no noise heard."""
+    found = []
+    for noisy in _NOISY.finditer(action):
+        stem, thing = noisy["noise"].lower(), re.escape(noisy["thing"].lower()[:4])
+        stem = stem[:-1] if len(stem) > 4 and stem[-1] == stem[-2] else stem  # "yapp"ing
+        for m in _not_denied(words, re.finditer(rf"\b{re.escape(stem)}\w*", words, re.I)):
+            if re.match(rf"\w* {thing}", words[m.start() :], re.I):
+                continue  # the player's words again: "the howling dogs"
+            start = max(words.rfind(c, 0, m.start()) for c in ",;.!?") + 1
+            ends = [words.find(c, m.end()) for c in ",;.!?"]
+            clause = words[start : min([e for e in ends if e >= 0], default=len(words))]
+            if re.search(rf"\b{thing}", clause, re.I) and not _NOISE_ENDS.search(clause):
+                found.append(_excerpt(words, m.start(), m.end()))
+    return found
 
 
 # What was stilled, quieted or silenced, told growing: "The storm grows stronger", "The crowd's
@@ -5083,6 +5121,15 @@ def _with_continuation(
         undone += [
             _excerpt(words, m.start(), m.end())
             for m in _not_denied(words, going_on.finditer(words))
+        ]
+    if expect.polarity in ("success", "mixed"):
+        undone += _noise_heard(words, expect.action or "")
+    if expect.polarity == "mixed" and _CALMING.search(expect.action or ""):
+        # the calmed back in their panic at a cost, as on a success: "it caused a panic among the
+        # herd and forced them to flee in terror" (stop 33's trials; the thirty-fifth words)
+        undone += [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, _PANIC_SPREADS.finditer(words))
         ]
     given_in = (
         [_excerpt(words, m.start(), m.end()) for m in _not_denied(words, _GIVES_IN.finditer(words))]

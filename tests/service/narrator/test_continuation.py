@@ -1386,7 +1386,29 @@ STOP_33 = [
      "A gust of wind sweeps the yard, sending a shiver down the spine of the captain.", None),
 ]  # fmt: skip
 
+# What was quieted or calmed at a cost, told going on (LABELLING.md: "A silencing at a cost told
+# as the noise louder: contradicting (what was stopped stays stopped)"). Sundered Isles' Face
+# Danger: "On a weak hit, you succeed, but not without a cost." The noise is the player's own
+# word for it; its makers named in the clause; not their name again, nor the noise ending.
+STOP_34 = [
+    (WEAK_FACE_DANGER, "I call on the blood to silence the screeching ravens",
+     "The ravens' screeching echoed through the forest, a haunting reminder of their past.",
+     "outcome"),  # stop 33's trials (real_scene3a)
+    (WEAK_FACE_DANGER, "I call on the blood to hush the howling wolves",
+     "As the wolves howl in response, their cries echo through the forest.", "outcome"),
+    (WEAK_FACE_DANGER, "I call on the blood to calm the stampeding cattle",
+     "The cost was a heavy one, as it caused a panic among the herd and forced them to flee in "
+     "terror.", "outcome"),  # real_scene2a
+    (WEAK_FACE_DANGER, "I call on the blood to hush the howling wolves",
+     "The cold wind howled through the trees, casting eerie shadows on the ground.", None),
+    (WEAK_FACE_DANGER, "I call on the blood to silence the howling dogs",
+     "The howling dogs' howls become a deafening silence, and the air becomes dry.", None),
+    (WEAK_FACE_DANGER, "I call on the blood to calm the snarling hounds",
+     "The snarling hounds' jaws clench, their eyes wide.", None),  # the thirty-third words
+]  # fmt: skip
+
 CASES = [
+    *STOP_34,
     *STOP_33,
     *STOP_32,
     *STOP_31,
