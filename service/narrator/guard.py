@@ -4477,6 +4477,17 @@ def _rival_held_up(words: str, action: str | None) -> list[str]:
             ):
                 at = sentence.start() + m.start()
                 found.append(_excerpt(words, at, at + len(m.group()) + 40))
+        # ... and the rival hampered, whatever the sentence's subject: "The rain starts to pour
+        # down, making it difficult for the miller's son to keep up with the race" (stop 33's
+        # trials, after he got there first)
+        hampered = re.search(
+            rf"\b(?:difficult|hard|harder|impossible|tough|tricky) for (?:the |his |her )?"
+            rf"(?:[a-z'-]+ )?{re.escape(rival)}\b",
+            low,
+        )
+        if hampered:
+            found.append(_excerpt(words, sentence.start() + hampered.start(),
+                                  sentence.start() + hampered.end()))  # fmt: skip
     return found
 
 

@@ -923,6 +923,11 @@ THEY_AS_YOU = [
 # let through before); the rival doing what the winner does is the loss told rightly. Go Forth's
 # check: "Binary. Can you do it or not? Roll d20 trying to beat the Target Number."
 RIVALS_HELD_UP = [
+    (GO_FORTH_FAILURE, "I race the miller's son to the church door",
+     "The rain starts to pour down, making it difficult for the miller's son to keep up with the "
+     "race.", "outcome"),  # stop 33's trials (real_scene2b)
+    (GO_FORTH_FAILURE, "I race the miller's son to the church door",
+     "The rain starts to pour down, making it difficult to see the church door.", None),
     (GO_FORTH_FAILURE, "I race the smuggler to the boathouse",
      "The smuggler's ship capsizes, and the boathouse is flooded with water.",
      "outcome"),  # the seventeenth words
