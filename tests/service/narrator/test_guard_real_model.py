@@ -281,6 +281,7 @@ REPORTED_ONLY = {
     "real_thirty_eighth1": "a thirty-eighth set of words, judged at 5bd1e96 (0/0, 1/35 false "
     "alarms), not tuned on: reported",
     "real_run68": "judged at 4cd1b8c (0/0, 0/60 false alarms), not tuned on: reported",
+    "real_run69": "judged at 7d0d19c (1/2 caught, 0/58 false alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
