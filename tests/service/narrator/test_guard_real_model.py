@@ -282,6 +282,8 @@ REPORTED_ONLY = {
     "alarms), not tuned on: reported",
     "real_run68": "judged at 4cd1b8c (0/0, 0/60 false alarms), not tuned on: reported",
     "real_run69": "judged at 7d0d19c (1/2 caught, 0/58 false alarms), not tuned on: reported",
+    "real_thirty_ninth1": "a thirty-ninth set of words, judged at e6640e7 (0/0, 0/35 false "
+    "alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -291,6 +293,7 @@ NONE_CONTRADICTING = {
     "real_run66",
     "real_thirty_eighth1",
     "real_run68",
+    "real_thirty_ninth1",
 }
 
 
