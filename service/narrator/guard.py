@@ -5069,6 +5069,29 @@ def _nature_given(words: str, expect: Expectation) -> list[str]:
     return [m.group() for m in _nature_of(names).finditer(words)] if names else []
 
 
+# The player's attempt, named in their own words, given up by whoever made it (the character's
+# party, then): "the crew is forced to abandon their attempt to slip past the patrol" after "I
+# read the reef's currents to slip past the patrol" went badly wrong (run 70). A failure is the
+# engine's; what the character does about it is the player's (as "you are forced to flee").
+_GIVES_UP = re.compile(
+    r"\b(?:abandon|abandons|abandoned|abandoning|give up|gives up|gave up|giving up|call off|"
+    r"calls off|called off|calling off|forsake|forsakes|forsook) (?:their|his|her|the|any|all) "
+    r"(?:\w+ )?(?:attempt|attempts|effort|efforts|bid|plan|plans|hope|hopes) (?:of|to) "
+    r"(?P<what>(?:[\w'-]+ ?){1,6})",
+    re.IGNORECASE,
+)
+
+
+def _attempt_given_up(words: str, action: str | None) -> list[str]:
+    """The attempt given up, named by two or more of the player's own words for it."""
+    stated = {w[:4] for w in re.findall(r"[a-z]{4,}", (action or "").lower())}
+    return [
+        m.group()
+        for m in _not_denied(words, _GIVES_UP.finditer(words))
+        if len({w[:4] for w in re.findall(r"[a-z]{4,}", m["what"].lower())} & stated) >= 2
+    ]
+
+
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
 ) -> list[GuardCheck]:
@@ -5082,6 +5105,7 @@ def _with_continuation(
     acts += [m.group() for m in _NARRATOR_AS_I.finditer(told)]
     acts += [m.group() for m in _UNOWNED_FEAR.finditer(told)]
     acts += _nature_given(told, expect)
+    acts += _attempt_given_up(told, expect.action)
     # The lead tells the outcome, so in the whole text events never decide (see _check_outcome:
     # "events alone decide only where nothing in the narration tells the success"). The model's
     # words are read again alone: what happens in them must not tell the other side ("..., and it

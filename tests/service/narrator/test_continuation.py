@@ -1410,6 +1410,16 @@ STOP_34 = [
      "The howling dogs' howls become a deafening silence, and the air becomes dry.", None),
     (WEAK_FACE_DANGER, "I call on the blood to calm the snarling hounds",
      "The snarling hounds' jaws clench, their eyes wide.", None),  # the thirty-third words
+    # the player's attempt, in their words, given up by the character's party: a failure is
+    # the engine's ("On a miss, you fail"), what the character does next the player's (run 70)
+    (MISS_FACE_DANGER, "I read the reef's currents to slip past the patrol",
+     "The smoke billows from the ship's boiler, and the crew is forced to abandon their attempt "
+     "to slip past the patrol.", "player_agency"),
+    (MISS_FACE_DANGER, "I read the reef's currents to slip past the patrol",
+     "The smoke billows, and the crew is forced to abandon the ship.", None),
+    (MISS_FACE_DANGER, "I read the reef's currents to slip past the patrol",
+     "The smoke billows, and the crew does not abandon their attempt to slip past the patrol.",
+     None),
 ]  # fmt: skip
 
 CASES = [

@@ -284,6 +284,8 @@ REPORTED_ONLY = {
     "real_run69": "judged at 7d0d19c (1/2 caught, 0/58 false alarms), not tuned on: reported",
     "real_thirty_ninth1": "a thirty-ninth set of words, judged at e6640e7 (0/0, 0/35 false "
     "alarms), not tuned on: reported",
+    "real_run70": "judged at e6640e7 (0/1 caught, 0/59 false alarms), then read for an attempt "
+    "given up: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
