@@ -516,26 +516,30 @@ def test_the_gbnf_root_offers_exactly_the_openers(rest: str) -> None:
     assert not grammar.accepts(f"Then {rest}.")
 
 
-def test_the_scene_has_no_we_but_keeps_hours_and_weather() -> None:
+# What the scene's sentence may not say, barred at a word's start, and what it keeps
+SCENE_BARS = [
     # the thirty-fifth words, told with the openers: "The sun was setting as we approached the
     # harbor" after "I sweet-talk the bosun into lending us the longboat"
-    offered = scene_openers("sweet-talk the bosun|[4, 2, 9]")
-    grammar = continuation_grammar("Kell", openers=offered)
-    assert not grammar.accepts(f"{offered[0]}sets as we approached the harbor.")
-    assert not grammar.accepts(f"{offered[0]}rises over our ship.")
-    assert grammar.accepts(f"{offered[0]}turns within the hour, and the weather worsens.")
-    assert continuation_grammar("Kell").accepts("As we set sail, the wind rises.")  # a spark's
-
-
-def test_the_scene_casts_no_shadows_but_keeps_forecasts() -> None:
+    ("sweet-talk the bosun|[4, 2, 9]",
+     ["sets as we approached the harbor.", "rises over our ship."],
+     "turns within the hour, and the weather worsens.", "As we set sail, the wind rises."),
     # runs 66 and 67, the thirty-seventh and thirty-eighth words: "casting long shadows" in 35 of
-    # 89 scene sentences; barred at a word's start ("forecast", "overcast" stay)
-    offered = scene_openers("climb the sea wall|[5, 2, 8]")
+    # 89 scene sentences ("forecast", "overcast" stay)
+    ("climb the sea wall|[5, 2, 8]",
+     ["sets, casting long shadows over the wall.", "Casts a pale light."],
+     "hangs overcast, and the forecast is grim.", "The sun sets, casting long shadows."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("key", "barred", "kept", "spark"), SCENE_BARS)
+def test_the_scene_bars_we_and_cast_but_keeps_hours_and_forecasts(
+    key: str, barred: list[str], kept: str, spark: str
+) -> None:
+    offered = scene_openers(key)
     grammar = continuation_grammar("Kell", openers=offered)
-    assert not grammar.accepts(f"{offered[0]}sets, casting long shadows over the wall.")
-    assert not grammar.accepts(f"{offered[0]}Casts a pale light.")
-    assert grammar.accepts(f"{offered[0]}hangs overcast, and the forecast is grim.")
-    assert continuation_grammar("Kell").accepts("The sun sets, casting long shadows.")  # a spark's
+    assert not any(grammar.accepts(f"{offered[0]}{rest}") for rest in barred)
+    assert grammar.accepts(f"{offered[0]}{kept}")
+    assert continuation_grammar("Kell").accepts(spark)  # a spark's sentence keeps them
 
 
 def test_openers_all_barred_leave_the_sentence_unopened() -> None:
