@@ -286,6 +286,7 @@ REPORTED_ONLY = {
     "alarms), not tuned on: reported",
     "real_run70": "judged at e6640e7 (0/1 caught, 0/59 false alarms), then read for an attempt "
     "given up: reported",
+    "real_run71": "judged at 171ffaa (0/0, 0/60 false alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -296,6 +297,7 @@ NONE_CONTRADICTING = {
     "real_thirty_eighth1",
     "real_run68",
     "real_thirty_ninth1",
+    "real_run71",
 }
 
 
