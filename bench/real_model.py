@@ -21,7 +21,7 @@ turn, and seconds per request.
 
 Not part of CI (a run takes most of an hour on a CPU). Run: ``make bench-real-model`` with
 ``OPENAI_BASE_URL=http://127.0.0.1:8088/v1`` (and ``--out FILE``, ``--only oracle,narrate``).
-``--actions other`` (or ``third`` ... ``thirty_ninth``) tells the same rolls with other attempts: the
+``--actions other`` (or ``third`` ... ``fortieth``) tells the same rolls with other attempts: the
 corpus's own words are the ones the guard was tuned on, so these measure it on unseen ones.
 Settings for a CPU model: ``FATEWEAVER_MODEL_TIMEOUT=120``, ``FATEWEAVER_MODEL_MAX_TOKENS=120``
 and, for llama.cpp's server, ``FATEWEAVER_MODEL_JSON_MODE=json_object_schema`` and
@@ -1561,6 +1561,44 @@ THIRTY_NINTH_ACTIONS: list[str] = [
     "I edge across the frozen beam",
 ]
 
+FORTIETH_ACTIONS: list[str] = [
+    "I jump from the pier onto the moving barge",
+    "I grip the anchor cable as the ketch heels over",
+    "I paddle for the lighthouse rock before the squall",
+    "I thread the longboat through the rocks to lose the revenue cutter",
+    "I survey the slavers' stockade from the mangroves",
+    "I lurk behind the rum casks to hear the smugglers' deal",
+    "I grill the drunken cooper about the ghost lights",
+    "I talk the dockmaster into waiving our mooring fee",
+    "I lever the rusted grate out of the culvert",
+    "I captivate the duchess's chamberlain at the ball",
+    "I flatter the librarian into lending me the forbidden tome",
+    "I palm the brooch from the sleeping widow's nightstand",
+    "I hurl the cutpurse into the fountain",
+    "I call on the blood to silence the barking mastiffs",
+    "I clamber up the ruined aqueduct to the shrine",
+    "I dig through the collapsed cellar for the lost amulet",
+    "I plunge my dagger into the ghoul's back",
+    "I fling a javelin at the fleeing wolf",
+    "I race the tinker's apprentice to the well",
+    "I trail the Lasombra through the cathedral crypts",
+    "I pry open the Giovanni's mausoleum door",
+    "I vault from the balcony to the carriage roof",
+    "I outstare the Brujah enforcer in the bar",
+    "I roll clear of the toppling statue",
+    "I bar the gate against the wights",
+    "I smash my club into the ogre's jaw",
+    "I tussle with the deckhand for the spyglass",
+    "Kell reassures the weeping cabin boy",
+    "I snatch the keys from the drowsing jailer's belt",
+    "I prime my blunderbuss as the corsairs board",
+    "I scramble up the crumbling chimney to the rooftop",
+    "I track the bear through the birch wood",
+    "I barter with the tanner over the hides",
+    "I steal past the slumbering ogres",
+    "I creep along the mossy gutter",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1600,6 +1638,7 @@ OTHER_WORDS = {
     "thirty_seventh": THIRTY_SEVENTH_ACTIONS,
     "thirty_eighth": THIRTY_EIGHTH_ACTIONS,
     "thirty_ninth": THIRTY_NINTH_ACTIONS,
+    "fortieth": FORTIETH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
