@@ -2090,7 +2090,11 @@ _MOOD = (
     r"wind|heat|cold|warmth|spray|seawater|rain|current|waves|sand|dust|smoke|pain|agony)\b)|(?:\w+\s+)?\w{3,}(?:ed|ful|ous|"
     r"less|ive|ent|ant|ic|ish)\b|unsure|uncertain|lost|alone|happy|unhappy|sorry|wary|worried)"
 )
-_FEELS = rf"(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?{_EMOTION}\b"
+# (another's feeling sensed is theirs: "you can feel his unease", run 29)
+_FEELS = (
+    r"(?:feel|feels|felt|feeling)\s+(?!(?:his|her|their|its)\b)(?:\w+\s+)?(?:a\s+|an\s+|the\s+)?"
+    rf"(?:\w+\s+)?{_EMOTION}\b"
+)
 _PANICS = (
     r"(?:panic|panics|panicked|despair|despairs|despaired|lose heart|loses heart|lost heart|"
     r"lose hope|loses hope|lost hope|steel|steels|steeled)(?: |(?=[,;.!]))"
@@ -2205,7 +2209,8 @@ def _agency(character: str | None) -> _AgencyPatterns:
         participle=re.compile(r"^(?:deciding|choosing|resolving|agreeing|opting)\b.*\byou\b", re.M),
         inner=re.compile(
             rf"{who}\s+(?:\w+ly\s+|then\s+|finally\s+|(?:can't|couldn't|could not) help but\s+|"
-            rf"begin to\s+|begins to\s+|"
+            # ("Kiel could feel the weight of the world pressing down on him", the fortieth words)
+            rf"(?:could|can|would|might)\s+|begin to\s+|begins to\s+|"
             rf"start to\s+|starts to\s+)?(?:{_FEELS}|{_PANICS}|{_WILLS})"
         ),
         causes=re.compile(_CAUSES.replace("{names}", names)),
@@ -2248,6 +2253,10 @@ def _heart(character: str | None) -> re.Pattern[str]:
         # ... or sent: "sending shivers down your spine" on a failed hatch (run 23)
         rf"\b(?:send|sends|sent|sending) (?:a )?(?:chill|chills|shiver|shivers) (?:of \w+ )?"
         rf"(?:down|up) {whose} spine\b|"
+        # ... or down the neck: "causing a shiver down the back of Keld's neck" (the fortieth
+        # words, the name bent)
+        rf"\b(?:chill|chills|shiver|shivers) (?:of \w+ )?(?:down|up) (?:the back of )?{whose} "
+        r"(?:neck|back)\b|"
         # the next act set as the only one: "You find yourself trapped in a narrow passage, your
         # only escape being to swim down into the depths" (run 21)
         rf"\b{whose} only (?:option|choice|way out|hope|chance|escape) (?:being|is|was|left is) to\b|"

@@ -1420,6 +1420,19 @@ STOP_34 = [
     (MISS_FACE_DANGER, "I read the reef's currents to slip past the patrol",
      "The smoke billows, and the crew does not abandon their attempt to slip past the patrol.",
      None),
+    # the character made to feel, the name bent round the grammar (the fortieth words): "Kell
+    # feels the weight of his vow" is the issue's own example; another's feeling sensed is theirs
+    (STRONG_FACE_DANGER, "Kell reassures the weeping cabin boy",
+     "The shadows of the old cabin grew thicker, and Kiel could feel the weight of the world "
+     "pressing down on him.", "player_agency"),
+    (STRONG_FACE_DANGER, "Kell reassures the weeping cabin boy",
+     "The cabin boy's eyes widen, and Kiel can feel his unease.", None),
+    (GO_FORTH_FAILURE, "I vault from the balcony to the carriage roof",
+     "The cold wind gusts through the open window, causing a shiver down the back of Keld's "
+     "neck.", "player_agency"),
+    (GO_FORTH_FAILURE, "I vault from the balcony to the carriage roof",
+     "The cold wind gusts through the open window, sending a shiver down the back of the "
+     "coachman's neck.", None),
 ]  # fmt: skip
 
 CASES = [

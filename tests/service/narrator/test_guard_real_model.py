@@ -287,6 +287,8 @@ REPORTED_ONLY = {
     "real_run70": "judged at e6640e7 (0/1 caught, 0/59 false alarms), then read for an attempt "
     "given up: reported",
     "real_run71": "judged at 171ffaa (0/0, 0/60 false alarms), not tuned on: reported",
+    "real_fortieth1": "a fortieth set of words, judged at eba2df8 (0/3 caught, 0/32 false "
+    "alarms), then read for a feeling after 'could' and a shiver down the neck: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
