@@ -643,6 +643,14 @@ def _clause_before(sentence: str, start: int) -> str:
     return head[cut + 1 :]
 
 
+def _clause_around(text: str, start: int, end: int, marks: str = ",;:—(.!?") -> str:
+    """The whole clause (or sentence) that holds ``text[start:end]``, cut at ``marks``."""
+    head = text[:start]
+    cut = max(head.rfind(c) for c in marks)
+    stops = [i for i in (text.find(c, end) for c in marks) if i >= 0]
+    return text[cut + 1 : min(stops, default=len(text))]
+
+
 def _matches(
     family: _Family, text: _Text, subjects: list[int], owners: list[int]
 ) -> Iterator[re.Match[str]]:
@@ -2301,12 +2309,18 @@ def _heart(character: str | None) -> re.Pattern[str]:
     )
 
 
+def _four_letter_stems(text: str) -> set[str]:
+    """The first four letters of each word of four or more: how words are compared with the
+    player's own."""
+    return {w[:4] for w in re.findall(r"[a-z]{4,}", text.lower())}
+
+
 def _stated(words: str, action: str | None) -> bool:
     """Whether an act of will is the player's own: a verb of theirs ("I flee the guards": "you
     flee" tells their attempt). Compared by stem (the first four letters of each word)."""
     if not action:
         return False
-    theirs = {w[:4] for w in re.findall(r"[a-z]{4,}", action.lower())}
+    theirs = _four_letter_stems(action)
     return any(w[:4] in theirs for w in re.findall(r"[a-z]{4,}", words.split(" ", 1)[-1]))
 
 
@@ -4585,9 +4599,7 @@ def _noise_heard(words: str, action: str) -> list[str]:
         for m in _not_denied(words, re.finditer(rf"\b{re.escape(stem)}\w*", words, re.I)):
             if re.match(rf"\w* {thing}", words[m.start() :], re.I):
                 continue  # the player's words again: "the howling dogs"
-            start = max(words.rfind(c, 0, m.start()) for c in ",;.!?") + 1
-            ends = [words.find(c, m.end()) for c in ",;.!?"]
-            clause = words[start : min([e for e in ends if e >= 0], default=len(words))]
+            clause = _clause_around(words, m.start(), m.end(), ",;.!?")
             if re.search(rf"\b{thing}", clause, re.I) and not _NOISE_ENDS.search(clause):
                 found.append(_excerpt(words, m.start(), m.end()))
     return found
@@ -5093,11 +5105,11 @@ _GIVES_UP = re.compile(
 
 def _attempt_given_up(words: str, action: str | None) -> list[str]:
     """The attempt given up, named by two or more of the player's own words for it."""
-    stated = {w[:4] for w in re.findall(r"[a-z]{4,}", (action or "").lower())}
+    stated = _four_letter_stems(action or "")
     return [
         m.group()
         for m in _not_denied(words, _GIVES_UP.finditer(words))
-        if len({w[:4] for w in re.findall(r"[a-z]{4,}", m["what"].lower())} & stated) >= 2
+        if len(_four_letter_stems(m["what"]) & stated) >= 2
     ]
 
 
