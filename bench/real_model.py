@@ -1599,6 +1599,44 @@ FORTIETH_ACTIONS: list[str] = [
     "I creep along the mossy gutter",
 ]
 
+FORTY_FIRST_ACTIONS: list[str] = [
+    "I hop from the jetty onto the drifting raft",
+    "I hang from the yardarm as the galleon rolls",
+    "I swim for the buoy before the current turns",
+    "I guide the pinnace through the kelp to shake off the pirate sloop",
+    "I scout the bandits' camp from the ridge line",
+    "I hide under the pier to eavesdrop on the harbour guards",
+    "I quiz the old lamplighter about the drowned bell",
+    "I persuade the toll keeper to let our wagon through free",
+    "I wrench the iron shutter off the counting house window",
+    "I dazzle the countess's herald at the banquet",
+    "I cajole the sexton into showing me the sealed crypt",
+    "I lift the signet ring from the snoring magistrate's hand",
+    "I heave the drunkard over the bar counter",
+    "I call on the blood to hush the howling hounds",
+    "I climb the frozen waterfall to the eagle's nest",
+    "I search the flooded library for the captain's log",
+    "I bury my hatchet in the troll's thigh",
+    "I throw a spear at the bolting stag",
+    "I race the ferryman's son to the boathouse",
+    "I stalk the Malkavian through the asylum halls",
+    "I force the Ventrue's strongroom door",
+    "I swing from the chandelier to the gallery",
+    "I stare down the Gangrel pack leader at the docks",
+    "I dive clear of the runaway cart",
+    "I wedge the door shut against the zombies",
+    "I drive my mace into the knight's helm",
+    "I wrestle the sailor for the treasure map",
+    "Kell comforts the frightened stowaway",
+    "I slip the dagger from the napping sentry's sheath",
+    "I load my musket as the buccaneers swarm aboard",
+    "I shin up the drainpipe to the attic window",
+    "I follow the boar's tracks through the oak forest",
+    "I haggle with the weaver over the bolts of silk",
+    "I sneak past the sleeping trolls",
+    "I edge along the ice-glazed battlement",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1639,6 +1677,7 @@ OTHER_WORDS = {
     "thirty_eighth": THIRTY_EIGHTH_ACTIONS,
     "thirty_ninth": THIRTY_NINTH_ACTIONS,
     "fortieth": FORTIETH_ACTIONS,
+    "forty_first": FORTY_FIRST_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
