@@ -3753,6 +3753,25 @@ _GETS_AWAY = re.compile(
     r"(?:is|are|was|were|gets?|got|being) (?:swept|washed|carried) away)\b",
     re.IGNORECASE,
 )
+# ... or carried off by the world: "The wind picks up, carrying the bear away from the birch
+# wood" (the fortieth words). The one carried is the quarry when the player named it or it is a
+# person ("them", "him"); not "carrying the leaves away".
+_CARRIED_OFF = re.compile(
+    r"\b(?:carry|carries|carrying|carried|sweep|sweeps|sweeping|swept|wash|washes|washing|"
+    r"washed) (?:(?P<who>them|him|her)|the (?P<what>[a-z]+(?:'s)?(?: [a-z]+)?)) away\b",
+    re.IGNORECASE,
+)
+
+
+def _quarry_carried_off(words: str, action: str) -> list[str]:
+    """The quarry of a pursuit carried off by the world, named as the player named it."""
+    theirs = {w[:4] for w in re.findall(r"[a-z]{3,}", action.lower())}
+    return [
+        _excerpt(words, m.start(), m.end())
+        for m in _CARRIED_OFF.finditer(words)
+        if m["who"] or any(w[:4] in theirs for w in re.findall(r"[a-z]{3,}", m["what"].lower()))
+    ]
+
 
 # A success told as the world turning on you, in the model's words after the lead (run 22, each
 # on a success): the place given way ("The enemy's ship capsizes", "the stairs collapse on
@@ -5141,6 +5160,7 @@ def _with_continuation(
     )
     if expect.polarity == "success" and _PURSUING.search(expect.action or ""):
         noticed += [_excerpt(words, m.start(), m.end()) for m in _GETS_AWAY.finditer(words)]
+        noticed += _quarry_carried_off(words, expect.action or "")
     if expect.polarity == "success" and (
         _PURSUING.search(expect.action or "") or _UNSEEN.search(expect.action or "")
     ):

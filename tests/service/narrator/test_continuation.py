@@ -1435,7 +1435,19 @@ STOP_34 = [
      "coachman's neck.", None),
 ]  # fmt: skip
 
+STOP_35 = [
+    # a tracked quarry carried off by the world on a success (the fortieth words): Go Forth's
+    # "The d20 determines success.", and the attempt the player named was to follow it
+    (GO_FORTH_SUCCESS, "I track the bear through the birch wood",
+     "The wind picks up, carrying the bear away from the birch wood.", "outcome"),
+    (GO_FORTH_SUCCESS, "I follow the smugglers along the shore",
+     "A wave crashes over the rocks, sweeping them away into the dark.", "outcome"),
+    (GO_FORTH_SUCCESS, "I track the bear through the birch wood",
+     "The wind picks up, carrying the dry leaves away from the birch wood.", None),
+]  # fmt: skip
+
 CASES = [
+    *STOP_35,
     *STOP_34,
     *STOP_33,
     *STOP_32,
