@@ -289,6 +289,7 @@ REPORTED_ONLY = {
     "real_run71": "judged at 171ffaa (0/0, 0/60 false alarms), not tuned on: reported",
     "real_fortieth1": "a fortieth set of words, judged at eba2df8 (0/3 caught, 0/32 false "
     "alarms), then read for a feeling after 'could' and a shiver down the neck: reported",
+    "real_run72": "judged at 8ffc54e (0/0, 0/60 false alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -300,6 +301,7 @@ NONE_CONTRADICTING = {
     "real_run68",
     "real_thirty_ninth1",
     "real_run71",
+    "real_run72",
 }
 
 
