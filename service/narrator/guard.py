@@ -1473,6 +1473,21 @@ _APPEARS = re.compile(
 )
 
 
+# ... or there but spoiled for reading: "causing the letter to become obscured and impossible to
+# read" (run 51), "The cold water seeps into the book, making it unreadable" (the forty-first
+# words), each on a failed search for a writing: what is there to be unreadable was found.
+_SEARCHING_FOR = re.compile(
+    r"\b(?:search|searches|look|looks|hunt|hunts|rummage|rummages|dig|digs|comb|combs|scour|"
+    r"scours|sift|sifts|ransack|ransacks)\b.*\bfor\b",
+    re.IGNORECASE,
+)
+_SPOILED_FOR_READING = re.compile(
+    r"\b(?:unreadable|illegible|impossible to (?:read|decipher)|(?:can ?not|can't|could not|"
+    r"couldn't) be (?:read|deciphered))\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=64)
 def _sought(action: str | None) -> frozenset[str]:
     """The player's words as five-letter stems, for what they sought and where they asked to go."""
@@ -1497,6 +1512,10 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
             words = re.findall(r"[a-z]{4,}", m.group("object"))
             if words and words[-1][:5] in sought and not _NEGATION.search(sentence[: m.start()]):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
+        if _SEARCHING_FOR.search(expect.action):
+            for m in _SPOILED_FOR_READING.finditer(sentence):
+                if not _NEGATION.search(sentence[: m.start()]):
+                    hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
         for m in _NOW_SO.finditer(sentence):
             if any(stem in m.group("state") for stem in sought):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
@@ -3420,7 +3439,17 @@ def _during_the_attempt(
         # safety" after "Kell steadies the frightened crew" (run 67), whom the player named
     clause, *rest = re.split(r"[,;.!?]", after, maxsplit=1)
     named = re.findall(r"[a-z]{3,}", clause)[:4]
-    if any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its")):
+    # The player's object named frames the attempt when the world's clause follows it ("As you
+    # open the door, ..."); closing the sentence with a verb of the narrator's, it is how the
+    # character did it, told for them: "creating a tense atmosphere as Kiel gently stroked the
+    # frightened stowaway's back" after "Kell comforts the frightened stowaway" (the forty-first
+    # words), as "as Kiel gently stroked their hair" (the thirty-fifth).
+    closing = re.search(r"\bas\s+$", before, re.IGNORECASE) and (
+        not rest or not re.search(r"[a-z]", rest[0]) or after[len(clause)] != ","
+    )
+    if any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its")) and (
+        not closing or verb[:4] in stated
+    ):
         return True
     # The attempt in other words, framing what the world does ("As you ascend, the wind picks
     # up", "As you attempt to maneuver your boat through the currents, a gust ...", "As you

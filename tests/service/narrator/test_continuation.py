@@ -1444,6 +1444,24 @@ STOP_35 = [
      "A wave crashes over the rocks, sweeping them away into the dark.", "outcome"),
     (GO_FORTH_SUCCESS, "I track the bear through the birch wood",
      "The wind picks up, carrying the dry leaves away from the birch wood.", None),
+    # a failed search told with the sought writing there, spoiled (the forty-first words; run
+    # 51): Go Forth's "The d20 determines success.", and the thing searched for was not found
+    (GO_FORTH_FAILURE, "I search the flooded library for the captain's log",
+     "The cold water seeps into the book, making it unreadable.", "outcome"),
+    (GO_FORTH_FAILURE, "I search the haven for the hidden letter",
+     "A sudden gust blows through the haven, causing the letter to become obscured and "
+     "impossible to read.", "outcome"),
+    (GO_FORTH_FAILURE, "I search the flooded library for the captain's log",
+     "The cold water seeps through the shelves, and the lamp gutters.", None),
+    (GO_FORTH_FAILURE, "I try to decipher the runes on the sealed door",
+     "The runes are unreadable, worn smooth by the years.", None),
+    # how the character did it, told for them at the sentence's close (the forty-first words);
+    # as a frame before the world's clause it is the attempt ("As you open the door, ...")
+    (STRONG_FACE_DANGER, "Kell comforts the frightened stowaway",
+     "The stench of rotting food filled the air, creating a tense atmosphere as Kiel gently "
+     "stroked the frightened stowaway's back.", "player_agency"),
+    (STRONG_FACE_DANGER, "Kell comforts the frightened stowaway",
+     "As Kiel kneels beside the frightened stowaway, the lantern light softens.", None),
 ]  # fmt: skip
 
 CASES = [

@@ -290,6 +290,9 @@ REPORTED_ONLY = {
     "real_fortieth1": "a fortieth set of words, judged at eba2df8 (0/3 caught, 0/32 false "
     "alarms), then read for a feeling after 'could' and a shiver down the neck: reported",
     "real_run72": "judged at 8ffc54e (0/0, 0/60 false alarms), not tuned on: reported",
+    "real_forty_first1": "a forty-first set of words, judged at bad88bb (0/2 caught, 0/33 false "
+    "alarms), then read for a writing found spoiled and a manner told for the character: "
+    "reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
