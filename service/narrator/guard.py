@@ -3285,7 +3285,7 @@ def _felt(character: str | None) -> re.Pattern[str]:
 def _acting_subject(character: str | None) -> re.Pattern[str]:
     names = _names(character)
     return re.compile(
-        rf"{_CLAUSE_START}(?P<who>you|{names})\s+{_ADVERBS}(?P<verb>[a-z]+)(?:'(?P<tail>[a-z]+))?",
+        rf"{_CLAUSE_START}(?P<who>you|we|{names})\s+{_ADVERBS}(?P<verb>[a-z]+)(?:'(?P<tail>[a-z]+))?",
         re.IGNORECASE | re.M,
     )
 
@@ -3632,7 +3632,10 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             continue  # the attempt in other words: "Kell helps the wounded ranger, stabilizing him"
             # for "Kell steadies the wounded ranger" (fourth words' run 1)
         framing = m.group("verb").lower()  # "as you attempt to maneuver ...": the attempt's own
-        if _during_the_attempt(
+        # The party ("we") is not who tried: its acts frame no attempt ("As we set sail" after
+        # "I sweet-talk the bosun into lending us the longboat", the thirty-fifth words; "as we
+        # approached the harbor", real_scene2b). Only the player's own verbs, read above, are.
+        if m.group("who").lower() != "we" and _during_the_attempt(
             plain[: m.start("who")], framing if framing in _STILL_TRYING else verb,
             plain[m.end() :], stated, scene=bool(expect.rows), entering=entering,
         ):  # fmt: skip

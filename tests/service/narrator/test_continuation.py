@@ -1462,6 +1462,17 @@ STOP_35 = [
      "stroked the frightened stowaway's back.", "player_agency"),
     (STRONG_FACE_DANGER, "Kell comforts the frightened stowaway",
      "As Kiel kneels beside the frightened stowaway, the lantern light softens.", None),
+    # the party's acts ("we") frame no attempt: the player tried to talk the bosun round, and
+    # what the party does next is theirs (the thirty-fifth words; real_scene2b)
+    (WEAK_FACE_DANGER, "I sweet-talk the bosun into lending us the longboat",
+     "As we set sail, the wind picked up and the waves grew more turbulent.", "player_agency"),
+    (WEAK_FACE_DANGER, "I sweet-talk the bosun into lending us the longboat",
+     "The sun was setting as we approached the harbor, casting a warm glow over the water.",
+     "player_agency"),
+    (WEAK_FACE_DANGER, "I sweet-talk the bosun into lending us the longboat",
+     "The bosun demands a hefty deposit, and we must find a way to pay it off.", None),
+    (WEAK_FACE_DANGER, "I sweet-talk the bosun into lending us the longboat",
+     "The storm rages around us, and the longboat strains at its rope.", None),
 ]  # fmt: skip
 
 CASES = [
