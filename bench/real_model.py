@@ -1637,6 +1637,44 @@ FORTY_FIRST_ACTIONS: list[str] = [
     "I edge along the ice-glazed battlement",
 ]
 
+FORTY_SECOND_ACTIONS: list[str] = [
+    "I bound from the wharf onto the passing lighter",
+    "I clutch the ratlines as the schooner lurches",
+    "I wade for the causeway before the flood tide",
+    "I weave the dinghy through the moored hulks to escape the press gang",
+    "I observe the wreckers' lanterns from the headland",
+    "I crouch in the chapel loft to hear the smugglers' prayers",
+    "I interrogate the one-eyed ferryman about the lost pilgrims",
+    "I wheedle the river warden into lifting the chain for us",
+    "I prise the iron bars from the cellar window",
+    "I bewitch the margrave's steward at the feast",
+    "I sweet-talk the bookbinder into showing me the hidden ledger",
+    "I pinch the silver locket from the dozing abbess's table",
+    "I shove the brawler down the tavern stairs",
+    "I call on the blood to quell the braying mules",
+    "I climb the bell rope to the belfry",
+    "I hunt through the burned granary for the miller's strongbox",
+    "I ram my pike into the ghast's belly",
+    "I sling a stone at the fleeing hare",
+    "I race the cooper's daughter to the harbour steps",
+    "I shadow the Toreador through the opera house",
+    "I break open the Nosferatu's sewer grate",
+    "I leap from the bell tower to the chapel roof",
+    "I stare down the Sabbat priest in the chapel",
+    "I tumble clear of the collapsing scaffold",
+    "I hold the trapdoor shut against the ghouls",
+    "I slam my shield into the brigand's face",
+    "I scuffle with the pickpocket for my coin purse",
+    "Kell soothes the trembling novice",
+    "I ease the purse from the drowsing merchant's belt",
+    "I cock my pistol as the highwaymen close in",
+    "I scale the ivy-covered wall to the tower window",
+    "I trail the elk through the misty valley",
+    "I dicker with the spice seller over the saffron",
+    "I slip past the snoring bandits",
+    "I tiptoe along the rotten rafter",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1678,6 +1716,7 @@ OTHER_WORDS = {
     "thirty_ninth": THIRTY_NINTH_ACTIONS,
     "fortieth": FORTIETH_ACTIONS,
     "forty_first": FORTY_FIRST_ACTIONS,
+    "forty_second": FORTY_SECOND_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
