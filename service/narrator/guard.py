@@ -4056,6 +4056,34 @@ def _not_denied(words: str, matches: Iterable[re.Match[str]]) -> list[re.Match[s
     return [m for m in matches if not _DENIED_BEFORE.search(words[: m.start()])]
 
 
+# A blow that landed told as the player's weapon striking the place instead: "The sound of the
+# axe striking the rock resonates through the forest" after "I swing my axe at the bandit", on a
+# hit (run 73). The weapon is the player's own ("my axe", "an arrow"; not "the thrown spear" they
+# dodged), what it strikes where a blow that missed lands.
+_PLAYERS_WEAPON = re.compile(
+    r"\b(?:my|a|an|your) (?:[a-z-]+ )?(?P<weapon>[a-z]{3,}) (?:at|into|in|through|against)\b",
+    re.IGNORECASE,
+)
+_STRIKES_THE_PLACE = re.compile(
+    r"\b(?:the|your) (?P<weapon>[a-z]+) (?:\w+ )?(?:striking|strikes|struck|hits|hitting|hit|"
+    r"lodges|lodging|lodged|embeds|embedding|embedded|thuds|thudding|sinks|sinking|sank|bites|"
+    r"biting|slams|slamming|clangs|clanging|glances|glancing) (?:into |against |on |off |itself "
+    r"in |itself into )?(?:the|a|an) (?:[a-z-]+ )?(?:ground|rocks?|stones?|walls?|trees?|trunk|"
+    r"floor|dirt|earth|mud|boulders?|cobblestones|air)\b",
+    re.IGNORECASE,
+)
+
+
+def _blow_landed_elsewhere(words: str, action: str) -> list[str]:
+    """The player's weapon told striking the place, after a blow that landed."""
+    weapons = {m["weapon"].lower() for m in _PLAYERS_WEAPON.finditer(action)}
+    return [
+        _excerpt(words, m.start(), m.end())
+        for m in _not_denied(words, _STRIKES_THE_PLACE.finditer(words))
+        if m["weapon"].lower() in weapons
+    ]
+
+
 # A graze is a blow that hurts a little (Go Forth: the effort bonus dealt on a miss of the TN),
 # told as missing altogether: "The thief's heart races, but he manages to dodge the blow" (the
 # twenty-eighth words; not "he tries to dodge the blow", grammar1b)
@@ -5274,8 +5302,10 @@ def _with_continuation(
         undone += [
             _excerpt(words, m.start(), m.end()) for m in _not_denied(words, missing.finditer(words))
         ]
+    missed = _blow_landed_elsewhere(words, action) if expect.polarity == "success" else []
     told_against = [
         ("a success told as harm befalling you", befalls),
+        ("a blow that landed told as striking the place", missed),
         ("a success at going unseen or following told as being noticed or losing the quarry",
          noticed),
         ("a success told as the world turned against you", against),

@@ -1473,6 +1473,16 @@ STOP_35 = [
      "The bosun demands a hefty deposit, and we must find a way to pay it off.", None),
     (WEAK_FACE_DANGER, "I sweet-talk the bosun into lending us the longboat",
      "The storm rages around us, and the longboat strains at its rope.", None),
+    # a blow that landed told as the player's weapon striking the place (run 73): Go Forth's
+    # "The d20 determines success." and "The Effort die determines impact."; a weapon the
+    # player dodged may strike the ground
+    (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+     "The sound of the axe striking the rock resonates through the forest, sending a chill down "
+     "the spine of the bandit.", "outcome"),
+    (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+     "The sound of the axe striking the bandit's armor resonates through the forest.", None),
+    (GO_FORTH_SUCCESS, "I dodge the thrown spear", "The spear strikes the ground beside you.",
+     None),
 ]  # fmt: skip
 
 CASES = [
