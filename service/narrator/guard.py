@@ -1454,7 +1454,11 @@ _FOUND_A_WAY = re.compile(
 _FOE_DOWN = re.compile(
     r"\b(?:the|a|an) (?P<object>[\w'-]+) (?:\w+ly )?(?:collapses|crumbles|shatters|dies|falls "
     r"(?:dead|apart|lifeless|to pieces)|lies dead|is destroyed|is slain|is killed|falls to the "
-    r"ground,? (?:dead|lifeless|motionless))\b"
+    r"ground,? (?:dead|lifeless|motionless)|"
+    # the foe's own bones broken: "the skeleton's bones crunch underfoot" on a lost attack (runs
+    # 69 and 73; no one's, "the sound of bones crunching underfoot", is the place's)
+    r"bones? (?:crunch|crunches|crunching|crack|cracks|cracking|shatter|shatters|shattering|"
+    r"snap|snaps|snapping|splinter|splinters|splintering|break|breaks|breaking))\b"
 )
 _STRUCK = re.compile(
     r"\byou\b[^.;:!?\n]{0,30}?\b(?:hitting|hit|hits|striking|strike|strikes|struck|stabbing|"

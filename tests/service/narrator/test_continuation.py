@@ -37,6 +37,8 @@ from tests.service.narrator.test_lead import (
 from tests.service.narrator.test_runner import FakeModel
 
 ROLL_UNDER_FAILURE = ("roll_under", "save", {"ability": "brawn", "score": 9}, [15])
+# Go Forth's contest, d20 3 +2 against the other side's 17 +1: a loss
+GO_FORTH_LOSS = ("go_forth", "contest", {"roll_bonus": 2, "opponent_bonus": 1}, [3, 17])
 # Sundered Isles' Face Danger, action 1 + edge 2 against challenge dice 8 and 9: a miss
 MISS_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, [1, 8, 9])  # fmt: skip
 ROLL_UNDER_SUCCESS = ("roll_under", "save", {"ability": "finesse", "score": 12}, [5])
@@ -1483,6 +1485,13 @@ STOP_35 = [
      "The sound of the axe striking the bandit's armor resonates through the forest.", None),
     (GO_FORTH_SUCCESS, "I dodge the thrown spear", "The spear strikes the ground beside you.",
      None),
+    # a lost attack told as the foe's bones broken (runs 69 and 73, word for word): Go Forth's
+    # "Both roll — higher total wins."; no one's bones underfoot are the place's (run 67)
+    (GO_FORTH_LOSS, "I attack the skeleton guarding the reliquary",
+     "The air is thick with the scent of decay and the skeleton's bones crunch underfoot.",
+     "outcome"),
+    (GO_FORTH_LOSS, "I attack the skeleton guarding the reliquary",
+     "The air is thick with the scent of decay and the sound of bones crunching underfoot.", None),
 ]  # fmt: skip
 
 CASES = [

@@ -293,6 +293,8 @@ REPORTED_ONLY = {
     "real_forty_first1": "a forty-first set of words, judged at bad88bb (0/2 caught, 0/33 false "
     "alarms), then read for a writing found spoiled and a manner told for the character: "
     "reported",
+    "real_run73": "judged at e01a130 (1/3 caught, 0/57 false alarms), then read for a blow "
+    "landed told as striking the rock and a foe's bones broken after a lost attack: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
