@@ -3517,7 +3517,11 @@ _ANOTHERS_FEELING = re.compile(
     r"(?:^\s*|[.!?;]\s+)(?:the|a|an|his|her|their|its)\s+(?:\w+'s\s+)?\w+(?:\s+\w+)?\b"
     r"(?:(?!\byou|\byour)[^.!?;])*(?<!\byou )\b(?:now |then |also |suddenly )?$|"
     # ("As the crowd watches in silence, ..., they feel a sense of unease", the tenth words)
-    r"\b(?:they|it)\s+(?:now |then |also |suddenly |all )?$",
+    r"\b(?:they|it)\s+(?:now |then |also |suddenly |all )?$|"
+    # ... or the others named just before the feeling: "as the passengers begin to feel a sense
+    # of relief" (stop 35's trial of third-person leads); not "making Kell feel"
+    r"(?:^\s*|[.!?;,]\s+|\b(?:as|while|and) )(?:the|a|an|his|her|their|its)\s+(?:\w+'s\s+)?\w+"
+    r"(?:\s+\w+)?\s+(?:now |slowly |all |(?:begin|begins|began|start|starts|started) to )?$",
     re.IGNORECASE,
 )
 # ... or the place's: "the air is thick with a sense of anticipation" (other words' run 1), "the

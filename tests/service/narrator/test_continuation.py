@@ -1492,6 +1492,13 @@ STOP_35 = [
      "outcome"),
     (GO_FORTH_LOSS, "I attack the skeleton guarding the reliquary",
      "The air is thick with the scent of decay and the sound of bones crunching underfoot.", None),
+    # others' feelings are theirs when they are named just before them (stop 35's trial of the
+    # third-person lead); the character's are not the narrator's to tell
+    (STRONG_FACE_DANGER, "Kell reassures the panicking passengers",
+     "The sound of the engines reverberates through the cavernous halls, as the passengers begin "
+     "to feel a sense of relief.", None),
+    (STRONG_FACE_DANGER, "Kell reassures the panicking passengers",
+     "The engines hum, making Kiel feel a surge of relief.", "player_agency"),
 ]  # fmt: skip
 
 CASES = [

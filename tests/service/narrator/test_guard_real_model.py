@@ -295,6 +295,10 @@ REPORTED_ONLY = {
     "reported",
     "real_run73": "judged at e01a130 (1/3 caught, 0/57 false alarms), then read for a blow "
     "landed told as striking the rock and a foe's bones broken after a lost attack: reported",
+    "real_third_person_a": "a paired trial's arm led 'It works.' (f1e807f), judged, not tuned "
+    "on: reported",
+    "real_third_person_b": "a paired trial's arm led 'You steady ...' (stop 35's lead), "
+    "judged; its one false alarm then read: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {

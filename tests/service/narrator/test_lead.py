@@ -45,6 +45,45 @@ def test_the_players_words_become_an_attempt_said_to_you(
     assert attempt_words(said) == attempt
 
 
+@pytest.mark.parametrize(
+    ("said", "attempt"),
+    [
+        ("Kell steadies the frightened crew", "steady the frightened crew"),
+        ("Kell soothes the weeping refugees", "soothe the weeping refugees"),
+        ("Kell comforts the frightened stowaway", "comfort the frightened stowaway"),
+        ("Kell pushes the cart up the ramp", "push the cart up the ramp"),
+        ("Kell catches the rope", "catch the rope"),
+        ("Kell goes to the gate", "go to the gate"),
+        ("I climb the wall", "climb the wall"),
+        # not the character's own present verb, or another's pronoun to turn: told as before
+        ("Kell helps the old man to his feet", None),
+        ("Kell climbed the wall", None),
+        ("Kell was here", None),
+        ("Kell has the key", None),
+        ("Kell quickly climbs the wall", None),
+        ("Kella climbs the wall", None),
+        ("Ash climbs the wall", None),
+    ],
+)  # fmt: skip
+def test_the_characters_own_words_in_the_third_person_are_said_to_you(
+    said: str, attempt: str | None
+) -> None:
+    # the character is addressed as "you" (narration_next.yaml: 'told ... as "you"'): their
+    # name and a present verb are the attempt said to them, as "I climb" is
+    assert attempt_words(said, "Kell") == attempt
+    assert attempt_words(said) == (attempt if said.startswith("I ") else None)
+
+
+def test_a_third_person_attempt_is_led_said_to_you() -> None:
+    plan = narration_plan(
+        system_name="Sundered Isles", character="Kell", action="Kell steadies the frightened crew",
+        resolution=resolve_roll(*STRONG_FACE_DANGER[:3], dice=STRONG_FACE_DANGER[3]),
+        expect=_after_lead(*STRONG_FACE_DANGER, "Kell steadies the frightened crew")[1],
+        context="",
+    )  # fmt: skip
+    assert plan.lead == "You steady the frightened crew, and it works."
+
+
 def test_each_side_of_an_outcome_has_its_lead() -> None:
     # The narration prompt's rule: "a miss is a failure or a dramatic turn for the worse, a weak
     # hit is success at a cost, a strong hit is success"; "On a match ... make the result extreme
