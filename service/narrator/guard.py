@@ -4021,18 +4021,39 @@ def _sleeper_woken(words: str, action: str) -> list[re.Match[str]]:
             continue
         if verb in _NO_VERB or _KEEPS_SLEEPING.match(words, m.start("verb")):
             continue
-        # a verb, by its form: any word after a plural ("eyes flick"), after a singular one in
-        # -s or -ed or a past of its own ("head tilts", "eyes opened", "woke"), not a noun
-        # ("the bosun chest")
         plural = (m.group("body") or m.group("noun")).lower().endswith(("s", "men"))
-        if (
-            plural
-            or verb.endswith("ed")
-            or (verb.endswith("s") and not verb.endswith("ss"))
-            or verb in _PAST_WAKING
-        ):
+        if _a_verb(verb, plural):
             found.append(m)
+    # ... or by a pronoun later in the sentence that named them: "The dust on the merchant's skin
+    # begins to fade, and he smiles at the sight of his new companion" (the forty-second words)
+    for m in pattern.finditer(words):
+        end = m.end("noun") + len(re.split(r"[.!?;]", words[m.end("noun") :], maxsplit=1)[0])
+        for later in _PRONOUN_AFTER.finditer(words, m.end("noun"), end):
+            verb = later.group("verb").lower()
+            if not (verb in _NO_VERB or _KEEPS_SLEEPING.match(words, later.start("verb"))) and (
+                _a_verb(verb, later.group("who").lower() == "they")
+            ):
+                found.append(later)
     return found
+
+
+# A pronoun taking up the sleeper named before it in the sentence, and its verb
+_PRONOUN_AFTER = re.compile(
+    r"(?:,|\band|\bas|\bthen)\s+(?P<who>he|she|they)\s+(?:\w+ly\s+)?(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _a_verb(word: str, plural: bool) -> bool:
+    """Whether the word after a sleeper is a verb by its form: any word after a plural ("eyes
+    flick"), after a singular one in -s or -ed or a past of its own ("head tilts", "eyes opened",
+    "woke"), not a noun ("the bosun chest")."""
+    return (
+        plural
+        or word.endswith("ed")
+        or (word.endswith("s") and not word.endswith("ss"))
+        or word in _PAST_WAKING
+    )
 
 
 # ... where the attempt was not to wake or harm them

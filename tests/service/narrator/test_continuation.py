@@ -1499,6 +1499,15 @@ STOP_35 = [
      "to feel a sense of relief.", None),
     (STRONG_FACE_DANGER, "Kell reassures the panicking passengers",
      "The engines hum, making Kiel feel a surge of relief.", "player_agency"),
+    # a sleeper robbed unseen told awake through a pronoun (the forty-second words): Sundered
+    # Isles' "On a strong hit, you are successful."; one who sleeps on stays asleep
+    (STRONG_FACE_DANGER, "I ease the purse from the drowsing merchant's belt",
+     "The dust on the merchant's skin begins to fade, and he smiles at the sight of his new "
+     "companion.", "outcome"),
+    (STRONG_FACE_DANGER, "I ease the purse from the drowsing merchant's belt",
+     "The lamp gutters beside the merchant, and he sleeps on.", None),
+    (STRONG_FACE_DANGER, "I ease the purse from the drowsing merchant's belt",
+     "The lamp gutters beside the merchant, as he dreams of gold.", None),
 ]  # fmt: skip
 
 CASES = [

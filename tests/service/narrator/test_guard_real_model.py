@@ -299,6 +299,8 @@ REPORTED_ONLY = {
     "on: reported",
     "real_third_person_b": "a paired trial's arm led 'You steady ...' (stop 35's lead), "
     "judged; its one false alarm then read: reported",
+    "real_forty_second1": "a forty-second set of words, judged at b7edec7 (0/1 caught, 0/34 "
+    "false alarms), then read for a sleeper taken up by a pronoun: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
