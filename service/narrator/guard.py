@@ -1653,7 +1653,11 @@ def _let_happen(action: str) -> re.Pattern[str] | None:
         rf"(?:{re.escape(m.group('verb'))}(?:s|es|ed|d|ing)|(?:begins?|began|begun|beginning|"
         rf"starts?|started|starting|continues?|continued|continuing|keeps?|kept|slowly|gently) "
         rf"(?:to )?{re.escape(m.group('verb'))})|,? (?:now |still |already )?a"
-        rf"{re.escape(m.group('verb'))})"
+        rf"{re.escape(m.group('verb'))}|"
+        # ... or taken up by "it" later in the clause: "the galleon's hull shakes violently as it
+        # drifts towards the shore" (run 74)
+        rf"(?:'s)?[^.!?;]{{0,60}}?\b(?:as|while|and|when) (?:it|she|they) (?:\w+ly |slowly |"
+        rf"begins? to |starts? to |continues? to )?{re.escape(m.group('verb'))}(?:s|es|ed|d|ing)?)"
         for m in _LET_BE.finditer(action)
     ]
     return re.compile(rf"\b(?:{'|'.join(told)})\b", re.IGNORECASE) if told else None

@@ -1508,6 +1508,13 @@ STOP_35 = [
      "The lamp gutters beside the merchant, and he sleeps on.", None),
     (STRONG_FACE_DANGER, "I ease the purse from the drowsing merchant's belt",
      "The lamp gutters beside the merchant, as he dreams of gold.", None),
+    # what the player meant to let happen, taken up by "it" (run 74): Face Danger's "On a miss,
+    # you fail, or a momentary success is undermined by a dire turn of events."
+    (MISS_FACE_DANGER, "I cut the mooring lines and let the galleon drift",
+     "The sun sets in a storm, the galleon's hull shakes violently as it drifts towards the "
+     "shore.", "outcome"),
+    (MISS_FACE_DANGER, "I cut the mooring lines and let the galleon drift",
+     "The galleon strains at its moorings as it rocks in the swell.", None),
 ]  # fmt: skip
 
 CASES = [

@@ -301,6 +301,8 @@ REPORTED_ONLY = {
     "judged; its one false alarm then read: reported",
     "real_forty_second1": "a forty-second set of words, judged at b7edec7 (0/1 caught, 0/34 "
     "false alarms), then read for a sleeper taken up by a pronoun: reported",
+    "real_run74": "judged at b7edec7 (1/2 caught, 1/58 false alarms), then read for a drift "
+    "taken up by 'it': reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
