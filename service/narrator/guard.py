@@ -1479,12 +1479,7 @@ _APPEARS = re.compile(
 
 # ... or there but spoiled for reading: "causing the letter to become obscured and impossible to
 # read" (run 51), "The cold water seeps into the book, making it unreadable" (the forty-first
-# words), each on a failed search for a writing: what is there to be unreadable was found.
-_SEARCHING_FOR = re.compile(
-    r"\b(?:search|searches|look|looks|hunt|hunts|rummage|rummages|dig|digs|comb|combs|scour|"
-    r"scours|sift|sifts|ransack|ransacks)\b.*\bfor\b",
-    re.IGNORECASE,
-)
+# words), each on a failed search (_SOUGHT): what is there to be unreadable was found.
 _SPOILED_FOR_READING = re.compile(
     r"\b(?:unreadable|illegible|impossible to (?:read|decipher)|(?:can ?not|can't|could not|"
     r"couldn't) be (?:read|deciphered))\b",
@@ -1504,6 +1499,7 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
     sought = _sought(expect.action)
     a_blow = bool(_BLOWS & set(re.findall(r"[a-z]+", expect.action.lower())))
     meant = _let_happen(expect.action)
+    searching = bool(_SOUGHT.search(expect.action))
     hits = []
     for i, sentence in enumerate(text.sentences):
         found = [*_FOUND.finditer(sentence), *_APPEARS.finditer(sentence)]
@@ -1516,7 +1512,7 @@ def _sought_and_found(text: _Text, expect: Expectation) -> list[_Hit]:
             words = re.findall(r"[a-z]{4,}", m.group("object"))
             if words and words[-1][:5] in sought and not _NEGATION.search(sentence[: m.start()]):
                 hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
-        if _SEARCHING_FOR.search(expect.action):
+        if searching:
             for m in _SPOILED_FOR_READING.finditer(sentence):
                 if not _NEGATION.search(sentence[: m.start()]):
                     hits.append(_Hit(i, m.start(), m.end(), _excerpt(sentence, m.start(), m.end())))
@@ -2336,10 +2332,10 @@ def _heart(character: str | None) -> re.Pattern[str]:
     )
 
 
-def _four_letter_stems(text: str) -> set[str]:
-    """The first four letters of each word of four or more: how words are compared with the
-    player's own."""
-    return {w[:4] for w in re.findall(r"[a-z]{4,}", text.lower())}
+def _four_letter_stems(text: str, shortest: int = 4) -> set[str]:
+    """The first four letters of each word of ``shortest`` letters or more: how words are
+    compared with the player's own."""
+    return {w[:4] for w in re.findall(rf"[a-z]{{{shortest},}}", text.lower())}
 
 
 def _stated(words: str, action: str | None) -> bool:
@@ -3452,7 +3448,7 @@ def _during_the_attempt(
     # character did it, told for them: "creating a tense atmosphere as Kiel gently stroked the
     # frightened stowaway's back" after "Kell comforts the frightened stowaway" (the forty-first
     # words), as "as Kiel gently stroked their hair" (the thirty-fifth).
-    closing = re.search(r"\bas\s+$", before, re.IGNORECASE) and (
+    closing = bool(re.search(r"\bas\s+$", before, re.IGNORECASE)) and (
         not rest or not re.search(r"[a-z]", rest[0]) or after[len(clause)] != ","
     )
     if any(w[:4] in stated for w in named if w not in ("the", "your", "his", "her", "its")) and (
@@ -3809,11 +3805,11 @@ _CARRIED_OFF = re.compile(
 
 def _quarry_carried_off(words: str, action: str) -> list[str]:
     """The quarry of a pursuit carried off by the world, named as the player named it."""
-    theirs = {w[:4] for w in re.findall(r"[a-z]{3,}", action.lower())}
+    theirs = _four_letter_stems(action, shortest=3)  # (three: "the elk")
     return [
         _excerpt(words, m.start(), m.end())
         for m in _CARRIED_OFF.finditer(words)
-        if m["who"] or any(w[:4] in theirs for w in re.findall(r"[a-z]{3,}", m["what"].lower()))
+        if m["who"] or _four_letter_stems(m["what"], shortest=3) & theirs
     ]
 
 
@@ -4017,6 +4013,7 @@ def _sleeper_woken(words: str, action: str) -> list[re.Match[str]]:
         return []
     found = []
     for m in pattern.finditer(words):
+        found += _taken_up_awake(words, m.end("noun"))
         if m.group("owned") and not m.group("body"):
             continue  # "the guards' quarters": not the guards
         verb = m.group("verb").lower()
@@ -4028,17 +4025,22 @@ def _sleeper_woken(words: str, action: str) -> list[re.Match[str]]:
         plural = (m.group("body") or m.group("noun")).lower().endswith(("s", "men"))
         if _a_verb(verb, plural):
             found.append(m)
-    # ... or by a pronoun later in the sentence that named them: "The dust on the merchant's skin
-    # begins to fade, and he smiles at the sight of his new companion" (the forty-second words)
-    for m in pattern.finditer(words):
-        end = m.end("noun") + len(re.split(r"[.!?;]", words[m.end("noun") :], maxsplit=1)[0])
-        for later in _PRONOUN_AFTER.finditer(words, m.end("noun"), end):
-            verb = later.group("verb").lower()
-            if not (verb in _NO_VERB or _KEEPS_SLEEPING.match(words, later.start("verb"))) and (
-                _a_verb(verb, later.group("who").lower() == "they")
-            ):
-                found.append(later)
     return found
+
+
+def _taken_up_awake(words: str, after: int) -> list[re.Match[str]]:
+    """The sleeper named before ``after`` taken up by a pronoun later in the sentence, doing
+    what no sleeper does: "The dust on the merchant's skin begins to fade, and he smiles at the
+    sight of his new companion" (the forty-second words)."""
+    end = after + len(re.split(r"[.!?;]", words[after:], maxsplit=1)[0])
+    return [
+        later
+        for later in _PRONOUN_AFTER.finditer(words, after, end)
+        if not (
+            later["verb"].lower() in _NO_VERB or _KEEPS_SLEEPING.match(words, later.start("verb"))
+        )
+        and _a_verb(later["verb"].lower(), later["who"].lower() == "they")
+    ]
 
 
 # A pronoun taking up the sleeper named before it in the sentence, and its verb

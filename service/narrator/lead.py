@@ -78,6 +78,8 @@ CONTINUATION_ATTEMPTS = 1
 # paired trial (stop 35: the 40 such attempts of the bench's words, strong and weak hits, 80 an
 # arm): 2 of 80 shown contradicting against 8 of 80, 8 of 80 replies against 15, and the
 # character named (bent) in none against 13.
+# (By the verb's form, written here: inflect's plural_verb would do it but is not installable
+# from this project's offline package index.)
 _THIRD_PERSON_VERB = (
     (re.compile(r"^(\w{2,})ies$"), lambda stem: f"{stem}y"),  # steadies, carries
     (re.compile(r"^(\w+(?:ss|sh|ch|x|zz|o))es$"), lambda stem: stem),  # pushes, catches, goes
