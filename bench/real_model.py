@@ -632,7 +632,7 @@ FIFTEENTH_ACTIONS: list[str] = [
     "I force the lock on the Regent's strongbox",
     "I jump the alley to the chapel roof",
     "I face down the Sheriff in the alley",
-    "I roll clear of the falling beam",
+    "I throw myself aside from the toppling siege tower",
     "I hold the gate shut against the ghouls",
     "I swing my mace at the hobgoblin",
     "I wrestle the bandit for the reins",
@@ -749,7 +749,7 @@ EIGHTEENTH_ACTIONS: list[str] = [
     "I open the lock on the Seneschal's strongbox",
     "I leap the ravine to the far side",
     "I face down the rival Gangrel",
-    "I roll clear of the falling beam",
+    "I throw myself aside from the toppling siege tower",
     "I wedge the door shut against the wights",
     "I cut at the bugbear with my falchion",
     "I grapple the poacher for the snare",
@@ -1557,7 +1557,7 @@ THIRTY_NINTH_ACTIONS: list[str] = [
     "I climb the rope ladder to the lighthouse gallery",
     "I follow the stag's trail through the pine forest",
     "I bargain with the fishwife over the eels",
-    "I creep past the dozing watchmen",
+    "I steal past the drowsy gate wardens",
     "I edge across the frozen beam",
 ]
 
@@ -1675,6 +1675,44 @@ FORTY_SECOND_ACTIONS: list[str] = [
     "I tiptoe along the rotten rafter",
 ]
 
+FORTY_THIRD_ACTIONS: list[str] = [
+    "I hurl myself from the quay onto the drifting barge",
+    "I grip the gunwale as the longboat pitches in the surf",
+    "I paddle for the sandbar before the squall hits",
+    "I steer the skiff through the reed beds to lose the revenue cutter",
+    "I survey the slavers' stockade from the treeline",
+    "I lurk behind the tavern's ale casks to catch the mercenaries' plans",
+    "I question the blind net-mender about the vanished fleet",
+    "I coax the bridge keeper into lowering the drawbridge for us",
+    "I lever the rusted grate off the storm drain",
+    "I enchant the duke's cupbearer at the masque",
+    "I talk the archivist into opening the forbidden stacks",
+    "I filch the brass key from the slumbering jailer's hook",
+    "I hurl the thug through the shop window",
+    "I call on the blood to silence the cawing crows",
+    "I scramble up the scree slope to the shepherd's hut",
+    "I rummage through the ruined chapel for the bishop's reliquary",
+    "I plunge my dagger into the wraith's side",
+    "I fire an arrow at the fleeing deer",
+    "I race the smith's apprentice to the market cross",
+    "I tail the Tremere through the cathedral crypts",
+    "I pry open the Giovanni's mausoleum gate",
+    "I vault from the granary roof to the mill loft",
+    "I face down the Brujah gang leader in the alley",
+    "I fling myself out from under the sliding hay cart",
+    "I brace the cellar door against the ghasts",
+    "I smash my cudgel into the cutthroat's knee",
+    "I grapple the smuggler for the cargo manifest",
+    "Kell calms the sobbing apprentice",
+    "I lift the ledger from the dozing clerk's desk",
+    "I prime my blunderbuss as the raiders charge the gate",
+    "I clamber up the trellis to the balcony",
+    "I follow the wolf's spoor through the pine forest",
+    "I bargain with the potter over the glazed urns",
+    "I slink past the nodding night porters",
+    "I inch along the slick sea cliff path",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1717,6 +1755,7 @@ OTHER_WORDS = {
     "fortieth": FORTIETH_ACTIONS,
     "forty_first": FORTY_FIRST_ACTIONS,
     "forty_second": FORTY_SECOND_ACTIONS,
+    "forty_third": FORTY_THIRD_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"

@@ -3241,8 +3241,11 @@ _FELT = (
     r"(?<!express a )(?<!expresses a )(?<!expressed a )(?<!expressing a )(?<!create a )"
     r"(?<!creates a )(?<!created a )(?<!creating a )(?<!shifts to a )(?<!shifted to a )"
     r"(?<!turns to a )(?<!turned to a )(?<!gives way to a )"
-    r"\b(?:(?:moment|symbol|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of|"
-    r"testament to|tribute to|proof of) (?:\w+ ){0,3}?"
+    # (a symbol only of yours or for you: "a symbol of pride and accomplishment for Kell"; not
+    # "the night sky ... a canvas of stars, each one a symbol of hope and resilience", run 74)
+    r"\b(?:(?:moment|sense|feeling|wave|surge|rush|flood|flush|pang|thrill) of|"
+    r"symbol of(?= (?:\w+ ){0,2}?your\b| [^.;!?]{0,60}?\bfor (?:you|{names})\b)|testament to|"
+    r"tribute to|proof of) (?:\w+ ){0,3}?"
     r"(?:(?:and|or) )?(?:pride|relief|accomplishment|triumph|satisfaction|dread|terror|fear|"
     r"panic|despair|joy|elation|anger|rage|fury|guilt|shame|hope|determination|resolve|"
     r"excitement|regret|sorrow|grief|doubt|confidence|anxiety|unease|frustration|victory|"
@@ -4383,6 +4386,73 @@ def _state_again(state: str) -> re.Pattern[str]:
     )
 
 
+# ... or as growing more afraid, by any word of fear, in a sentence that names them: "the
+# refugees ... began to sob more loudly" (the thirty-fifth words), "a sense of dread that reaches
+# the very core of the village" (stop 35's trial), "made the mule feel even more scared". Fear
+# that is only there is not read ("they look up at Kell with a mixture of fear and relief", "the
+# crew's hearts began to slow, and they looked up at the sky with fear" were labelled
+# consistent); it must grow, begin or come again, and not be ebbing ("their fear fades").
+_CALMED = re.compile(
+    _CALMING.pattern + r"\s+(?:the |a |an |my |his |her |their |that |those |these )?"
+    r"(?:[a-z'-]+ ){0,2}?(?P<calmed>[a-z'-]+)(?=$|[.,;!?]| (?:on|in|at|with|by|before|after|as|"
+    r"and|to|from|aboard|near|inside|under|while)\b)",
+    re.IGNORECASE,
+)
+_FEARFUL = re.compile(
+    r"\b(?:fear|fears|fearful|afraid|frightened|terrified|terror|scared|panic|panics|panicked|"
+    r"panicking|dread|horror|alarm|alarmed|sob|sobs|sobbing|sobbed|weep|weeps|weeping|wept|"
+    r"cries|crying|screams?|screaming|screamed|wails?|wailing|wailed|whimper\w*|trembl\w*|"
+    r"shiver\w*|shak(?:e|es|ing)|quak\w*)\b",
+    re.IGNORECASE,
+)
+_FEAR_MORE_BEFORE = re.compile(
+    r"\b(?:more|(?:begins?|began|starts?|started) to|(?:grows?|grew|growing) (?:more |"
+    r"increasingly )?)\s+$",
+    re.IGNORECASE,
+)
+_FEAR_MORE_AFTER = re.compile(
+    r"\W{0,2}(?:[a-z']+ ){0,3}?(?:more|again|anew|grows?|grew|growing|mount\w*|rises?|rose|"
+    r"rising|spread\w*|deepen\w*|intensif\w*|louder|reach\w*|swell\w*|heighten\w*|worsen\w*)\b",
+    re.IGNORECASE,
+)
+_FEAR_EBBS = re.compile(
+    r"[^.;!?]{0,40}?\b(?:fades?|faded|fading|subsides?|subsided|subsiding|eases?|eased|easing|"
+    r"melts?|melted|melting|ebbs?|ebbed|ebbing|gives? way|gave way|giving way|drains?|drained|"
+    r"vanish\w*|disappear\w*|dissipat\w*|lifts?|lifted|leaves?|left|recedes?|receded|replaced|"
+    r"turns? to|turned to|softens?|softened|quiets?|quieted|stops?|stopped|calms?|calmed|"
+    r"settles?|settled|slows?|slowed|lessens?|lessened|diminish\w*|gone)\b",
+    re.IGNORECASE,
+)
+_FEAR_EASED_BEFORE = re.compile(
+    r"\b(?:no longer|less|free of|freed of|without|instead of|once|former|last of|(?:calm\w*|"
+    r"sooth\w*|eas\w*|quell\w*|banish\w*|dispel\w*|chas\w* away|driv\w* away|overc\w*|allay\w*|"
+    r"still\w*|hush\w*|quiet\w*)(?: \w+){0,2})\s*$",
+    re.IGNORECASE,
+)
+
+
+def _calmed_more_afraid(words: str, action: str) -> list[str]:
+    if not (calming := _CALMED.search(action)):
+        return []
+    calmed = re.compile(rf"\b{re.escape(calming['calmed'][:4])}", re.IGNORECASE)
+    theirs = set(re.findall(r"[a-z]+", action.lower()))  # "the frightened crew" said again
+    found = []
+    for span in _sentence_spans(words):
+        sentence, start = span.group(), span.start()
+        if not calmed.search(sentence):
+            continue
+        for m in _not_denied(sentence, _FEARFUL.finditer(sentence)):
+            before, after = sentence[: m.start()], sentence[m.end() :]
+            if (
+                m.group().lower() not in theirs
+                and not _FEAR_EBBS.match(after)
+                and not _FEAR_EASED_BEFORE.search(before)
+                and (_FEAR_MORE_BEFORE.search(before) or _FEAR_MORE_AFTER.match(after))
+            ):
+                found.append(_excerpt(words, start + m.start(), start + m.end()))
+    return found
+
+
 _PANIC_SPREADS = re.compile(
     r"\b(?:panic|panics|panicked|panicking|flee|flees|fled|fleeing|scatter|scatters|scattered) "
     r"(?:and|in|away|off|into|from|for)\b|\bin (?:terror|panic|a panic)\b|"
@@ -5295,6 +5365,7 @@ def _with_continuation(
         ]
     if expect.polarity in ("success", "mixed"):
         undone += _noise_heard(words, expect.action or "")
+        undone += _calmed_more_afraid(words, expect.action or "")
     if expect.polarity == "mixed" and _CALMING.search(expect.action or ""):
         # the calmed back in their panic at a cost, as on a success: "it caused a panic among the
         # herd and forced them to flee in terror" (stop 33's trials; the thirty-fifth words)

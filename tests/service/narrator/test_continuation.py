@@ -1517,7 +1517,38 @@ STOP_35 = [
      "The galleon strains at its moorings as it rocks in the swell.", None),
 ]  # fmt: skip
 
+STOP_36 = [
+    # the calmed told growing more afraid, in a sentence that names them (the thirty-fifth words;
+    # stop 35's trial): Face Danger's "On a strong hit, you are successful." and "On a weak hit,
+    # you succeed, but not without a cost."; the calming itself is what succeeded
+    (STRONG_FACE_DANGER, "Kell soothes the weeping refugees",
+     "The refugees, overwhelmed by the news, began to sob more loudly.", "outcome"),
+    (STRONG_FACE_DANGER, "Kell calms the panicking villagers",
+     "The wind fills the air, creating a sense of dread that reaches the very core of the "
+     "village.", "outcome"),
+    (STRONG_FACE_DANGER, "Kell calms the spooked mule",
+     "The rain started to pour down, making the mule feel even more scared.", "outcome"),
+    (WEAK_FACE_DANGER, "Kell soothes the terrified passengers",
+     "The air grew thick with tension as the passengers' fear and confusion mounted.", "outcome"),
+    # fear only there, or ebbing, is not fear growing (labelled consistent, runs 30 and 43)
+    (STRONG_FACE_DANGER, "Kell steadies the frightened crew",
+     "The crew's hearts begin to slow, and they look up at Kell with a mixture of fear and "
+     "relief.", None),
+    (STRONG_FACE_DANGER, "Kell soothes the weeping refugees",
+     "The refugees' sobs grow quieter, and their fear fades into the rain.", None),
+    (STRONG_FACE_DANGER, "Kell calms the frightened children",
+     "The frightened children grow quiet as the storm passes.", None),
+    # a symbol of the character's own is their feeling told; a thing's symbol of something is the
+    # thing's (run 74: "each one a symbol of hope and resilience", the stars)
+    (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
+     "The night sky above the moored galleon was a canvas of stars, each one a symbol of hope "
+     "and resilience.", None),
+    (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
+     "The watchtower is now a symbol of your success and pride.", "player_agency"),
+]  # fmt: skip
+
 CASES = [
+    *STOP_36,
     *STOP_35,
     *STOP_34,
     *STOP_33,

@@ -54,7 +54,9 @@ class RealNarration(BaseModel):
 
 @cache
 def real() -> dict[str, list[RealNarration]]:
-    raw = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    # (libyaml's loader where PyYAML was built with it: the set is some 5 MB, four times faster)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    raw = yaml.load(DATA.read_text(encoding="utf-8"), Loader=loader)
     return {split: [RealNarration.model_validate(e) for e in raw[split]] for split in raw}
 
 
@@ -303,6 +305,8 @@ REPORTED_ONLY = {
     "false alarms), then read for a sleeper taken up by a pronoun: reported",
     "real_run74": "judged at b7edec7 (1/2 caught, 1/58 false alarms), then read for a drift "
     "taken up by 'it': reported",
+    "real_run75": "judged at ce58dab (stop 35's final code; 0/0, 0/60 false alarms), not tuned "
+    "on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -315,6 +319,7 @@ NONE_CONTRADICTING = {
     "real_thirty_ninth1",
     "real_run71",
     "real_run72",
+    "real_run75",
 }
 
 
