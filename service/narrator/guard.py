@@ -5389,6 +5389,8 @@ def _with_continuation(
         given_ground += _rival_held_up(words, expect.action)
     if expect.polarity == "failure" and _BEATING.search(action):
         given_ground += _winner_undone(words, expect.character)
+    if expect.polarity == "failure":
+        given_ground += _foe_held(words, action)
     there = _sought_there(words, expect.action) if expect.polarity == "failure" else []
     there += _let_through_after_all(words, expect)
     if expect.outcome == "graze":
@@ -5409,12 +5411,14 @@ def _with_continuation(
             _excerpt(words, m.start(), m.end()) for m in _not_denied(words, missing.finditer(words))
         ]
     missed = _blow_landed_elsewhere(words, action) if expect.polarity == "success" else []
+    undaunted = _undaunted(words, action) if expect.polarity == "success" else []
     told_against = [
         ("a success told as harm befalling you", befalls),
         ("a blow that landed told as striking the place", missed),
         ("a success at going unseen or following told as being noticed or losing the quarry",
          noticed),
         ("a success told as the world turned against you", against),
+        ("one faced down told undaunted", undaunted),
         ("a success at a cost told as the attempt undone", undone),
         ("a contest lost told as the other side giving way or held up", given_ground),
         ("a failure at going unseen told as the watchers' lights going out", blinded),
@@ -5445,6 +5449,74 @@ def _merged(checks: list[GuardCheck], extra: Mapping[str, str]) -> list[GuardChe
             check = GuardCheck(id=check.id, passed=False, reason=reason)
         merged.append(check)
     return merged
+
+
+# One faced down told undaunted, on a win: "The rival Kindred lunges forward, its eyes narrowed
+# with determination" (run 8), "the Brujah gang leader approaches, his eyes narrowing with
+# determination" (the forty-third words). Read in a sentence that names them and tells no
+# yielding ("The Gangrel retreats into the shadows, its eyes narrowed ... with a mixture of fear
+# and determination", consistent); "lunges at the ground in a fury" is frustration, not advance.
+_DAUNTING = re.compile(
+    r"\b(?:(?:stare|stares|face|faces|glare|glares|shout|shouts) down|outstare|outstares|outface|"
+    r"outfaces|cow|cows|intimidate|intimidates|daunt|daunts|browbeat|browbeats)\s+(?:the |a |an "
+    r"|that |those |this )?(?:[a-z'-]+ ){0,3}?(?P<daunted>[a-z'-]+)(?=$|[.,;!?]| (?:on|in|at|with|"
+    r"by|before|after|as|and|to|from|across|into|over)\b)",
+    re.IGNORECASE,
+)
+_UNDAUNTED = re.compile(
+    r"\b(?:approach(?:es|ed|ing)|advanc(?:es|ed|ing)|(?:lunges?|lunged|lunging) (?:forward|"
+    r"toward|towards)|(?:steps?|stepped|stepping) (?:forward|closer)|(?:closes?|closed|closing) "
+    r"in|(?:press|presses|pressed|pressing) (?:forward|on|closer)|(?:stands?|stood|holds?|held) "
+    r"(?:firm|fast|(?:its|his|her|their) ground)|refus\w* to (?:back down|yield|budge|look "
+    r"away)|(?:his|her|its|their|with) (?:\w+ )?(?:determination|resolve|defiance))\b",
+    re.IGNORECASE,
+)
+_DAUNTED = re.compile(
+    r"\b(?:retreat\w*|back\w* (?:away|down|off)|flee\w*|fled|yield\w*|cower\w*|lower\w* (?:his|"
+    r"her|its|their) (?:gaze|eyes|head)|look\w* away|slink\w*|withdr\w*|turns? away|turned away|"
+    r"bow\w*|shrinks?|shrank|flinch\w*|falter\w*|submit\w*|defeated|fear)\b",
+    re.IGNORECASE,
+)
+
+
+def _undaunted(words: str, action: str) -> list[str]:
+    if not (daunting := _DAUNTING.search(action)):
+        return []
+    daunted = re.compile(rf"\b{re.escape(daunting['daunted'][:4])}", re.IGNORECASE)
+    return [
+        _excerpt(words, span.start() + m.start(), span.start() + m.end())
+        for span in _sentence_spans(words)
+        if daunted.search(span.group()) and not _DAUNTED.search(span.group())
+        for m in _UNDAUNTED.finditer(span.group())
+    ]
+
+
+# A grapple lost told as the foe caught in it: "the smuggler struggles to free himself" after
+# "I grapple the smuggler for the cargo manifest" (the forty-third words); the player's own
+# struggle in the foe's grip ("you struggle to break free") is the loss told.
+_GRAPPLED = re.compile(
+    r"\b(?:wrestle|wrestles|arm-wrestle|grapple|grapples|tussle|tussles|scuffle with)\s+(?:the |"
+    r"a |an |that )?(?:[a-z'-]+ ){0,2}?(?P<foe>[a-z'-]+)(?=$|[.,;!?]| (?:for|over|on|in|at)\b)",
+    re.IGNORECASE,
+)
+_FOE_HELD = re.compile(
+    r"\b(?:struggles|tries|fights|strains|squirms|writhes|thrashes|struggled|tried|fought|"
+    r"strained) to (?:free (?:himself|herself|itself|themselves)|break free|wriggle free|pull free|"
+    r"get free|break loose|break (?:your|the) (?:hold|grip))\b",
+    re.IGNORECASE,
+)
+
+
+def _foe_held(words: str, action: str) -> list[str]:
+    if not (grappled := _GRAPPLED.search(action)):
+        return []
+    foe = re.compile(rf"\b{re.escape(grappled['foe'][:4])}", re.IGNORECASE)
+    return [
+        _excerpt(words, span.start() + m.start(), span.start() + m.end())
+        for span in _sentence_spans(words)
+        if foe.search(span.group())
+        for m in _not_denied(span.group(), _FOE_HELD.finditer(span.group()))
+    ]
 
 
 # A race (not a fight): "I race the knight to the castle gate", "I outrun the hounds to the abbey

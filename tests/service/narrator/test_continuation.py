@@ -42,6 +42,10 @@ GO_FORTH_LOSS = ("go_forth", "contest", {"roll_bonus": 2, "opponent_bonus": 1}, 
 # Sundered Isles' Face Danger, action 1 + edge 2 against challenge dice 8 and 9: a miss
 MISS_FACE_DANGER = ("sundered_isles", "move", {"move": "face_danger", "stat": "edge", "stat_value": 2}, [1, 8, 9])  # fmt: skip
 ROLL_UNDER_SUCCESS = ("roll_under", "save", {"ability": "finesse", "score": 12}, [5])
+# Storyteller's resisted roll, five dice against four (the forty-third words' dice): a win
+STORYTELLER_WIN = ("storyteller", "resisted", {"pool": 5, "difficulty": 6, "opponent_pool": 4, "opponent_difficulty": 6}, [9, 8, 5, 3, 6, 5, 8, 4, 5])  # fmt: skip
+# Roll-under's opposed save, brawn 12 (a 5) against the orc's 14 (a 3): the lower roll wins
+ROLL_UNDER_LOST = ("roll_under", "opposed", {"actor": {"name": "Kell", "ability": "brawn", "score": 12}, "opponent": {"name": "Orc", "ability": "brawn", "score": 14}}, [5, 3])  # fmt: skip
 # Elegy's Face Danger, +dexterity 3 against challenge dice 1 and 2: a strong hit
 ELEGY_STRONG_HIT = ("elegy", "move", {"move": "face_danger", "stat": "dexterity", "stat_value": 3}, [1, 2])  # fmt: skip
 
@@ -1545,6 +1549,29 @@ STOP_36 = [
      "and resilience.", None),
     (GO_FORTH_SUCCESS, "I climb the cliff to the watchtower",
      "The watchtower is now a symbol of your success and pride.", "player_agency"),
+    # one faced down told undaunted on a win (run 8; the forty-third words): Storyteller's "A
+    # simple resisted action has both parties roll their dice pools. Whoever gets more
+    # successes wins."; one who yields, or lunges at nothing, is not
+    (STORYTELLER_WIN, "I face down the Brujah gang leader in the alley",
+     "The wind howls as the Brujah gang leader approaches, his eyes narrowing with "
+     "determination.", "outcome"),
+    (STORYTELLER_WIN, "I stare down the rival Kindred",
+     "The rival Kindred lunges forward, its eyes narrowed with determination.", "outcome"),
+    (STORYTELLER_WIN, "I stare down the rival Kindred",
+     "The rival Kindred retreats, defeated by your determination and strength.", None),
+    (STORYTELLER_WIN, "I face down the Gangrel in the woods",
+     "The Gangrel retreats into the shadows, its eyes narrowed with a mixture of fear and "
+     "determination.", None),
+    (STORYTELLER_WIN, "I stare down the rival Gangrel",
+     "The rival Gangrel's leader lunges at the ground in a fury.", None),
+    # a grapple lost told as the foe caught in it (the forty-third words): Roll-under's "both
+    # opponents make Ability Saves, and the lowest roll succeeds."; the player's own struggle in
+    # the foe's grip is the loss
+    (ROLL_UNDER_LOST, "I grapple the smuggler for the cargo manifest",
+     "The smell of sweat and fear fills the air as the smuggler struggles to free himself.",
+     "outcome"),
+    (ROLL_UNDER_LOST, "I wrestle the guard for the key",
+     "The guard's grip is too tight, and you struggle to break free.", None),
 ]  # fmt: skip
 
 CASES = [

@@ -307,6 +307,9 @@ REPORTED_ONLY = {
     "taken up by 'it': reported",
     "real_run75": "judged at ce58dab (stop 35's final code; 0/0, 0/60 false alarms), not tuned "
     "on: reported",
+    "real_forty_third1": "a forty-third set of words, judged at 31f25af (2/4 caught, 0/31 false "
+    "alarms), then read for one faced down told undaunted and a foe held in a lost grapple: "
+    "reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
