@@ -943,7 +943,7 @@ TWENTY_THIRD_ACTIONS: list[str] = [
     "I leap the chasm to the far ledge",
     "I glare down the rival Malkavian",
     "I scramble clear of the rockfall",
-    "I bar the chapel doors against the revenants",
+    "I wedge a pew against the vestry door to stop the revenants",
     "I thrust my halberd at the hill giant",
     "I wrestle the acolyte for the censer",
     "Kell soothes the terrified passengers",
@@ -1713,6 +1713,44 @@ FORTY_THIRD_ACTIONS: list[str] = [
     "I inch along the slick sea cliff path",
 ]
 
+FORTY_FOURTH_ACTIONS: list[str] = [
+    "I spring from the pier onto the slowing ferry",
+    "I lash myself to the mast as the cog heels over",
+    "I row for the lighthouse rock before the fog closes in",
+    "I slip the wherry between the moored barges to lose the harbour patrol",
+    "I scan the raiders' beached longships from the dune grass",
+    "I hide beneath the counting table to overhear the guild masters",
+    "I press the deaf bell-ringer about the midnight visitors",
+    "I persuade the lock keeper to open the sluice for our barge",
+    "I wrench the bolted hatch off the bilge",
+    "I beguile the baroness's falconer at the hunt",
+    "I sweet-talk the chandler into selling me the stolen lantern",
+    "I pluck the silver whistle from the snoozing boatswain's neck",
+    "I throw the footpad into the horse trough",
+    "I call on the blood to still the thrashing eels",
+    "I haul myself up the anchor chain to the forecastle",
+    "I dig through the collapsed mine shaft for the foreman's ledger",
+    "I drive my boar spear into the ghoul's ribs",
+    "I hurl a javelin at the bolting boar",
+    "I race the tanner's boy to the ferry landing",
+    "I trail the Lasombra through the flooded catacombs",
+    "I kick in the Ravnos's warehouse door",
+    "I leap from the hayloft to the stable roof",
+    "I stare down the Ventrue's ghoul bodyguard in the foyer",
+    "I dive away from the toppling bookcase",
+    "I shoulder the boathouse door closed against the drowned sailors",
+    "I crack my staff across the bandit's wrist",
+    "I wrestle the poacher for the brace of pheasants",
+    "Kell settles the skittish foal",
+    "I slide the coin pouch from the napping tollman's lap",
+    "I nock an arrow as the wolves circle the camp",
+    "I shin up the ship's rigging to the crow's nest",
+    "I stalk the stag's trail through the birch coppice",
+    "I dicker with the tinker over the copper kettle",
+    "I sneak past the drowsing sentries at the postern",
+    "I teeter along the slippery mill weir",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1756,6 +1794,7 @@ OTHER_WORDS = {
     "forty_first": FORTY_FIRST_ACTIONS,
     "forty_second": FORTY_SECOND_ACTIONS,
     "forty_third": FORTY_THIRD_ACTIONS,
+    "forty_fourth": FORTY_FOURTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"

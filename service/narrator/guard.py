@@ -4392,12 +4392,29 @@ def _state_again(state: str) -> re.Pattern[str]:
 # that is only there is not read ("they look up at Kell with a mixture of fear and relief", "the
 # crew's hearts began to slow, and they looked up at the sky with fear" were labelled
 # consistent); it must grow, begin or come again, and not be ebbing ("their fear fades").
-_CALMED = re.compile(
-    _CALMING.pattern + r"\s+(?:the |a |an |my |his |her |their |that |those |these )?"
-    r"(?:[a-z'-]+ ){0,2}?(?P<calmed>[a-z'-]+)(?=$|[.,;!?]| (?:on|in|at|with|by|before|after|as|"
-    r"and|to|from|aboard|near|inside|under|while)\b)",
-    re.IGNORECASE,
+# The one an attempt is done to, from the player's words ("Kell calms the frightened villagers":
+# "villagers"; "I grapple the smuggler for the cargo manifest": "smuggler"), and the sentences of
+# the model's words that name them (by their first four letters: "the village" names the
+# villagers)
+_OBJECT_AFTER = (
+    r"\s+(?:the |a |an |my |his |her |their |that |those |these |this )?(?:[a-z'-]+ ){0,3}?"
+    r"(?P<object>[a-z'-]+)(?=$|[.,;!?]| (?:on|in|at|with|by|before|after|as|and|to|from|for|over|"
+    r"across|into|aboard|near|inside|under|while)\b)"
 )
+
+
+def _in_sentences_naming(
+    words: str, who: str, pattern: re.Pattern[str]
+) -> Iterator[tuple[re.Match[str], re.Match[str]]]:
+    """Each match of the pattern in a sentence that names who, with its sentence."""
+    named = re.compile(rf"\b{re.escape(who[:4])}", re.IGNORECASE)
+    for span in _sentence_spans(words):
+        if named.search(span.group()):
+            for m in pattern.finditer(span.group()):
+                yield span, m
+
+
+_CALMED = re.compile(_CALMING.pattern + _OBJECT_AFTER, re.IGNORECASE)
 _FEARFUL = re.compile(
     r"\b(?:fear|fears|fearful|afraid|frightened|terrified|terror|scared|panic|panics|panicked|"
     r"panicking|dread|horror|alarm|alarmed|sob|sobs|sobbing|sobbed|weep|weeps|weeping|wept|"
@@ -4434,22 +4451,19 @@ _FEAR_EASED_BEFORE = re.compile(
 def _calmed_more_afraid(words: str, action: str) -> list[str]:
     if not (calming := _CALMED.search(action)):
         return []
-    calmed = re.compile(rf"\b{re.escape(calming['calmed'][:4])}", re.IGNORECASE)
     theirs = set(re.findall(r"[a-z]+", action.lower()))  # "the frightened crew" said again
     found = []
-    for span in _sentence_spans(words):
-        sentence, start = span.group(), span.start()
-        if not calmed.search(sentence):
-            continue
-        for m in _not_denied(sentence, _FEARFUL.finditer(sentence)):
-            before, after = sentence[: m.start()], sentence[m.end() :]
-            if (
-                m.group().lower() not in theirs
-                and not _FEAR_EBBS.match(after)
-                and not _FEAR_EASED_BEFORE.search(before)
-                and (_FEAR_MORE_BEFORE.search(before) or _FEAR_MORE_AFTER.match(after))
-            ):
-                found.append(_excerpt(words, start + m.start(), start + m.end()))
+    for span, m in _in_sentences_naming(words, calming["object"], _FEARFUL):
+        sentence = span.group()
+        before, after = sentence[: m.start()], sentence[m.end() :]
+        if (
+            m.group().lower() not in theirs
+            and not _DENIED_BEFORE.search(before)
+            and not _FEAR_EBBS.match(after)
+            and not _FEAR_EASED_BEFORE.search(before)
+            and (_FEAR_MORE_BEFORE.search(before) or _FEAR_MORE_AFTER.match(after))
+        ):
+            found.append(_excerpt(words, span.start() + m.start(), span.start() + m.end()))
     return found
 
 
@@ -5458,9 +5472,7 @@ def _merged(checks: list[GuardCheck], extra: Mapping[str, str]) -> list[GuardChe
 # and determination", consistent); "lunges at the ground in a fury" is frustration, not advance.
 _DAUNTING = re.compile(
     r"\b(?:(?:stare|stares|face|faces|glare|glares|shout|shouts) down|outstare|outstares|outface|"
-    r"outfaces|cow|cows|intimidate|intimidates|daunt|daunts|browbeat|browbeats)\s+(?:the |a |an "
-    r"|that |those |this )?(?:[a-z'-]+ ){0,3}?(?P<daunted>[a-z'-]+)(?=$|[.,;!?]| (?:on|in|at|with|"
-    r"by|before|after|as|and|to|from|across|into|over)\b)",
+    r"outfaces|cow|cows|intimidate|intimidates|daunt|daunts|browbeat|browbeats)" + _OBJECT_AFTER,
     re.IGNORECASE,
 )
 _UNDAUNTED = re.compile(
@@ -5482,12 +5494,10 @@ _DAUNTED = re.compile(
 def _undaunted(words: str, action: str) -> list[str]:
     if not (daunting := _DAUNTING.search(action)):
         return []
-    daunted = re.compile(rf"\b{re.escape(daunting['daunted'][:4])}", re.IGNORECASE)
     return [
         _excerpt(words, span.start() + m.start(), span.start() + m.end())
-        for span in _sentence_spans(words)
-        if daunted.search(span.group()) and not _DAUNTED.search(span.group())
-        for m in _UNDAUNTED.finditer(span.group())
+        for span, m in _in_sentences_naming(words, daunting["object"], _UNDAUNTED)
+        if not _DAUNTED.search(span.group())
     ]
 
 
@@ -5495,8 +5505,8 @@ def _undaunted(words: str, action: str) -> list[str]:
 # "I grapple the smuggler for the cargo manifest" (the forty-third words); the player's own
 # struggle in the foe's grip ("you struggle to break free") is the loss told.
 _GRAPPLED = re.compile(
-    r"\b(?:wrestle|wrestles|arm-wrestle|grapple|grapples|tussle|tussles|scuffle with)\s+(?:the |"
-    r"a |an |that )?(?:[a-z'-]+ ){0,2}?(?P<foe>[a-z'-]+)(?=$|[.,;!?]| (?:for|over|on|in|at)\b)",
+    r"\b(?:wrestle|wrestles|arm-wrestle|grapple|grapples|tussle|tussles|scuffle with)"
+    + _OBJECT_AFTER,
     re.IGNORECASE,
 )
 _FOE_HELD = re.compile(
@@ -5510,12 +5520,10 @@ _FOE_HELD = re.compile(
 def _foe_held(words: str, action: str) -> list[str]:
     if not (grappled := _GRAPPLED.search(action)):
         return []
-    foe = re.compile(rf"\b{re.escape(grappled['foe'][:4])}", re.IGNORECASE)
     return [
         _excerpt(words, span.start() + m.start(), span.start() + m.end())
-        for span in _sentence_spans(words)
-        if foe.search(span.group())
-        for m in _not_denied(span.group(), _FOE_HELD.finditer(span.group()))
+        for span, m in _in_sentences_naming(words, grappled["object"], _FOE_HELD)
+        if not _DENIED_BEFORE.search(span.group()[: m.start()])
     ]
 
 
