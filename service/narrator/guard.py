@@ -92,7 +92,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -4386,12 +4386,6 @@ def _state_again(state: str) -> re.Pattern[str]:
     )
 
 
-# ... or as growing more afraid, by any word of fear, in a sentence that names them: "the
-# refugees ... began to sob more loudly" (the thirty-fifth words), "a sense of dread that reaches
-# the very core of the village" (stop 35's trial), "made the mule feel even more scared". Fear
-# that is only there is not read ("they look up at Kell with a mixture of fear and relief", "the
-# crew's hearts began to slow, and they looked up at the sky with fear" were labelled
-# consistent); it must grow, begin or come again, and not be ebbing ("their fear fades").
 # The one an attempt is done to, from the player's words ("Kell calms the frightened villagers":
 # "villagers"; "I grapple the smuggler for the cargo manifest": "smuggler"), and the sentences of
 # the model's words that name them (by their first four letters: "the village" names the
@@ -4403,17 +4397,33 @@ _OBJECT_AFTER = (
 )
 
 
-def _in_sentences_naming(
-    words: str, who: str, pattern: re.Pattern[str]
-) -> Iterator[tuple[re.Match[str], re.Match[str]]]:
-    """Each match of the pattern in a sentence that names who, with its sentence."""
-    named = re.compile(rf"\b{re.escape(who[:4])}", re.IGNORECASE)
-    for span in _sentence_spans(words):
-        if named.search(span.group()):
-            for m in pattern.finditer(span.group()):
-                yield span, m
+def _told_of_the_one(
+    words: str,
+    action: str,
+    attempt: re.Pattern[str],
+    told: re.Pattern[str],
+    keep: Callable[[str, re.Match[str]], bool],
+) -> list[str]:
+    """What the model tells, by the pattern, in a sentence naming the one the attempt was done
+    to (each match that keep, given its sentence, keeps)."""
+    if not (done := attempt.search(action)):
+        return []
+    named = re.compile(rf"\b{re.escape(done['object'][:4])}", re.IGNORECASE)
+    return [
+        _excerpt(words, span.start() + m.start(), span.start() + m.end())
+        for span in _sentence_spans(words)
+        if named.search(span.group())
+        for m in told.finditer(span.group())
+        if keep(span.group(), m)
+    ]
 
 
+# The calmed told growing more afraid, by any word of fear, in a sentence that names them: "the
+# refugees ... began to sob more loudly" (the thirty-fifth words), "a sense of dread that reaches
+# the very core of the village" (stop 35's trial), "made the mule feel even more scared". Fear
+# that is only there is not read ("they look up at Kell with a mixture of fear and relief", "the
+# crew's hearts began to slow, and they looked up at the sky with fear" were labelled
+# consistent); it must grow, begin or come again, and not be ebbing ("their fear fades").
 _CALMED = re.compile(_CALMING.pattern + _OBJECT_AFTER, re.IGNORECASE)
 _FEARFUL = re.compile(
     r"\b(?:fear|fears|fearful|afraid|frightened|terrified|terror|scared|panic|panics|panicked|"
@@ -4449,22 +4459,19 @@ _FEAR_EASED_BEFORE = re.compile(
 
 
 def _calmed_more_afraid(words: str, action: str) -> list[str]:
-    if not (calming := _CALMED.search(action)):
-        return []
     theirs = set(re.findall(r"[a-z]+", action.lower()))  # "the frightened crew" said again
-    found = []
-    for span, m in _in_sentences_naming(words, calming["object"], _FEARFUL):
-        sentence = span.group()
+
+    def growing(sentence: str, m: re.Match[str]) -> bool:
         before, after = sentence[: m.start()], sentence[m.end() :]
-        if (
+        return (
             m.group().lower() not in theirs
             and not _DENIED_BEFORE.search(before)
             and not _FEAR_EBBS.match(after)
             and not _FEAR_EASED_BEFORE.search(before)
-            and (_FEAR_MORE_BEFORE.search(before) or _FEAR_MORE_AFTER.match(after))
-        ):
-            found.append(_excerpt(words, span.start() + m.start(), span.start() + m.end()))
-    return found
+            and bool(_FEAR_MORE_BEFORE.search(before) or _FEAR_MORE_AFTER.match(after))
+        )
+
+    return _told_of_the_one(words, action, _CALMED, _FEARFUL, growing)
 
 
 _PANIC_SPREADS = re.compile(
@@ -5492,13 +5499,9 @@ _DAUNTED = re.compile(
 
 
 def _undaunted(words: str, action: str) -> list[str]:
-    if not (daunting := _DAUNTING.search(action)):
-        return []
-    return [
-        _excerpt(words, span.start() + m.start(), span.start() + m.end())
-        for span, m in _in_sentences_naming(words, daunting["object"], _UNDAUNTED)
-        if not _DAUNTED.search(span.group())
-    ]
+    return _told_of_the_one(
+        words, action, _DAUNTING, _UNDAUNTED, lambda sentence, _: not _DAUNTED.search(sentence)
+    )
 
 
 # A grapple lost told as the foe caught in it: "the smuggler struggles to free himself" after
@@ -5518,13 +5521,13 @@ _FOE_HELD = re.compile(
 
 
 def _foe_held(words: str, action: str) -> list[str]:
-    if not (grappled := _GRAPPLED.search(action)):
-        return []
-    return [
-        _excerpt(words, span.start() + m.start(), span.start() + m.end())
-        for span, m in _in_sentences_naming(words, grappled["object"], _FOE_HELD)
-        if not _DENIED_BEFORE.search(span.group()[: m.start()])
-    ]
+    return _told_of_the_one(
+        words,
+        action,
+        _GRAPPLED,
+        _FOE_HELD,
+        lambda sentence, m: not _DENIED_BEFORE.search(sentence[: m.start()]),
+    )
 
 
 # A race (not a fight): "I race the knight to the castle gate", "I outrun the hounds to the abbey
