@@ -310,6 +310,7 @@ REPORTED_ONLY = {
     "real_forty_third1": "a forty-third set of words, judged at 31f25af (2/4 caught, 0/31 false "
     "alarms), then read for one faced down told undaunted and a foe held in a lost grapple: "
     "reported",
+    "real_run76": "judged at 0a5b53f (3/3 caught, 0/57 false alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
