@@ -1751,6 +1751,44 @@ FORTY_FOURTH_ACTIONS: list[str] = [
     "I teeter along the slippery mill weir",
 ]
 
+FORTY_FIFTH_ACTIONS: list[str] = [
+    "I jump from the seawall onto the swaying fishing smack",
+    "I cling to the bowline as the ketch broaches",
+    "I wade across the ford before the dam breaks",
+    "I thread the punt through the sunken pilings to shake off the excise men",
+    "I spy on the corsairs' anchorage from the clifftop",
+    "I crouch in the hay wain to eavesdrop on the drovers",
+    "I quiz the half-drowned fisherman about the sea serpent",
+    "I talk the gate sergeant into letting our cart through after curfew",
+    "I heave the stone lid off the sarcophagus",
+    "I charm the viscount's huntsman at the lodge",
+    "I coax the scrivener into showing me the sealed will",
+    "I lift the ring of keys from the drowsing gaoler's belt",
+    "I fling the ruffian off the bridge into the canal",
+    "I call on the blood to hush the barking dogs",
+    "I clamber up the broken aqueduct to the watch post",
+    "I search the flooded crypt for the abbot's seal",
+    "I sink my war pick into the draugr's shoulder",
+    "I loose a crossbow bolt at the fleeing bandit",
+    "I race the cartwright's son to the well",
+    "I follow the Nosferatu through the rat-infested tunnels",
+    "I batter down the Tzimisce's cellar door",
+    "I jump from the mill wheel to the granary ledge",
+    "I stare down the Brujah bruiser at the bar",
+    "I dive clear of the crashing chandelier",
+    "I hold the drawbridge winch against the goblins",
+    "I bring my flail down on the cultist's shoulder",
+    "I wrestle the bandit for the stolen chalice",
+    "Kell soothes the bleating goats",
+    "I palm the wax seal from the sleeping notary's desk",
+    "I ready my sling as the wolves close in",
+    "I climb the castle's ivy to the chapel window",
+    "I track the lynx through the snowy pines",
+    "I haggle with the fishwife over the herring",
+    "I creep past the sleeping hounds in the kennel yard",
+    "I balance along the rotten jetty beam",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1795,6 +1833,7 @@ OTHER_WORDS = {
     "forty_second": FORTY_SECOND_ACTIONS,
     "forty_third": FORTY_THIRD_ACTIONS,
     "forty_fourth": FORTY_FOURTH_ACTIONS,
+    "forty_fifth": FORTY_FIFTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"

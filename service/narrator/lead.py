@@ -39,13 +39,32 @@ from service.narrator.guard import (
 )
 from service.narrator.unsaid import unsaid_words
 
+# "Mine" is the player's only where it stands alone for what is theirs ("a friend of mine", "the
+# choice is mine"); a mine with a determiner before it or a noun after it is a place ("dig
+# through the collapsed mine shaft" was led "the collapsed yours shaft", the forty-fourth words).
+_MINE = re.compile(
+    r"\bmine\b(?=\s*(?:$|[.,;:!?)\"']|(?:and|or|but|is|was|to|for|from|in|on|at|with|as|too|back|"
+    r"again|now|before|after|when|if|so|then|by|into|out)\b))",
+    re.IGNORECASE,
+)
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "his", "her", "their", "our"})
+
+
+def _yours(mine: re.Match[str]) -> str:
+    before = ["", "", *mine.string[: mine.start()].lower().split()][-2:]
+    place = before[1] in _DETERMINERS or (
+        before[0] in _DETERMINERS and before[1] not in ("is", "was", "of", "as", "be")
+    )  # "the mine", "the old mine"; not "that is mine"
+    return mine.group() if place else "yours"
+
+
 # The player's words in the second person. Only the first person is turned: "I", "me", "my".
-_PERSON = (
+_PERSON: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\bI'm\b"), "you're"),
     (re.compile(r"\bI am\b"), "you are"),
     (re.compile(r"\bmyself\b", re.IGNORECASE), "yourself"),
     (re.compile(r"\bmy\b", re.IGNORECASE), "your"),
-    (re.compile(r"\bmine\b", re.IGNORECASE), "yours"),
+    (_MINE, _yours),
     (re.compile(r"\bme\b", re.IGNORECASE), "you"),
     (re.compile(r"\bI\b"), "you"),
 )

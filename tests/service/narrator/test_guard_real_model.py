@@ -311,6 +311,8 @@ REPORTED_ONLY = {
     "alarms), then read for one faced down told undaunted and a foe held in a lost grapple: "
     "reported",
     "real_run76": "judged at 0a5b53f (3/3 caught, 0/57 false alarms), not tuned on: reported",
+    "real_forty_fourth1": "a forty-fourth set of words, judged at d11e4e2 (0/0, 0/35 false "
+    "alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -324,6 +326,7 @@ NONE_CONTRADICTING = {
     "real_run71",
     "real_run72",
     "real_run75",
+    "real_forty_fourth1",
 }
 
 

@@ -27,6 +27,13 @@ from tests.service.narrator.test_runner import FakeModel
         ("I try to convince the harbourmaster to let us dock", "convince the harbourmaster to let us dock"),
         ("I beguile the curator into showing me the vault", "beguile the curator into showing you the vault"),
         ("I draw my blade.", "draw your blade"),
+        # "mine" is the player's standing alone; a mine named as a place stays one (the
+        # forty-fourth words were led "dig through the collapsed yours shaft")
+        ("I take back what is mine", "take back what is yours"),
+        ("I greet a friend of mine", "greet a friend of yours"),
+        ("I dig through the collapsed mine shaft for the ledger", "dig through the collapsed mine shaft for the ledger"),
+        ("I search the mine for the lost lamp", "search the mine for the lost lamp"),
+        ("I climb down into the old mine", "climb down into the old mine"),
         ("sneak past the guards", "sneak past the guards"),
         ("Try to pick the lock", "pick the lock"),
         # not one first-person attempt in the present: no words of the player's in the lead
