@@ -3272,6 +3272,10 @@ _FELT = (
     rf"{_SEEN_FEELINGS})\b (?:on|in) the (?:\w+ )?(?:face|eyes|voice|gaze) of (?:the|a) "
     r"(?:person|one|individual|figure|stranger) (?:who|trying|attempting)\b|"
     rf"\b{_SEEN_FEELINGS} (?:on|in) (?:the look on )?your (?:face|eyes|voice|gaze)\b|"
+    # the character's nerves calmed or frayed: "a soothing rhythm that calmed K ell's nerves"
+    # (stop 35's trial)
+    r"\b(?:calm|sooth|steadi|steady|settl|eas|fray|rattl|jangl|shatter)\w* (?:your|(?:{names})'s) "
+    r"nerves\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
     # fear" (run 10), "The orcs, sensing your desperation" (run 8)
     r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) "
@@ -3560,8 +3564,17 @@ _AND_DECIDES = re.compile(
 )
 
 
+@lru_cache(maxsize=16)
+def _owned_by_you(character: str | None) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:your|(?:{_names(character)})'s)\b", re.IGNORECASE)
+
+
 _UNOWNED_SHIVER = re.compile(
-    r"\b(?:shivers?|chills?|shudders?)\b[^.!?;]{0,30}? down the spine\b(?! of)", re.IGNORECASE
+    r"\b(?:shivers?|chills?|shudders?)\b[^.!?;]{0,30}? down the spine\b(?! of)|"
+    # ... and so are no one's nerves calmed or frayed: "a soothing melody that calms the nerves
+    # and brings a sense of peace to the atmosphere" (run 77)
+    r"\b(?:calm|sooth|steadi|steady|settl|eas|fray|rattl|jangl|shatter)\w* the nerves\b(?! of)",
+    re.IGNORECASE,
 )
 
 
@@ -3680,13 +3693,19 @@ def _continuation_acts(words: str, expect: Expectation) -> tuple[list[str], list
             continue
         if verb not in _PERCEIVE_OR_BE:
             acts.append(said)
+    owned = _owned_by_you(expect.character)
     acts += [
         _excerpt(plain, m.start(), m.end())
         for m in _felt(expect.character).finditer(plain)
-        if not _OTHERS_MANNER.search(plain[: m.start()])
-        and not _OTHERS_FEELING.search(m.group())
-        and not _THE_AIRS.search(plain[: m.start()])
-        and not _ANOTHERS_FEELING.search(plain[: m.start()])
+        # (a feeling the words give the character by name is theirs whoever stands before it:
+        # "the sound of the horses' hooves ... calmed K ell's nerves", stop 35's trial)
+        if owned.search(m.group())
+        or (
+            not _OTHERS_MANNER.search(plain[: m.start()])
+            and not _OTHERS_FEELING.search(m.group())
+            and not _THE_AIRS.search(plain[: m.start()])
+            and not _ANOTHERS_FEELING.search(plain[: m.start()])
+        )
     ]
     # a shiver down no one's spine is the character's: "The sound of the door clobbering against
     # the ground echoes through the empty room, sending shivers down the spine" (run 67; as

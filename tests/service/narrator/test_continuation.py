@@ -1572,6 +1572,19 @@ STOP_36 = [
      "outcome"),
     (ROLL_UNDER_LOST, "I wrestle the guard for the key",
      "The guard's grip is too tight, and you struggle to break free.", None),
+    # no one's nerves calmed are the character's, as a shiver down no one's spine (run 77), and
+    # so are theirs by name, whoever stood before (stop 35's trial): the prompt's "never make
+    # the player's character speak, decide, choose or feel anything"; others' nerves are theirs
+    (STORYTELLER_WIN, "I stare down the rival Kindred",
+     "The wind rustles through the trees, creating a soothing melody that calms the nerves and "
+     "brings a sense of peace to the atmosphere.", "player_agency"),
+    (STRONG_FACE_DANGER, "Kell calms the panicking horses",
+     "The sound of the horses' hooves echoed through the field, creating a soothing rhythm that "
+     "calmed K ell's nerves.", "player_agency"),
+    (STRONG_FACE_DANGER, "Kell reassures the terrified deckhands",
+     "The deckhands realized that the reassurance had calmed their nerves.", None),
+    (STRONG_FACE_DANGER, "Kell reassures the terrified deckhands",
+     "The wind calms the nerves of the deckhands.", None),
 ]  # fmt: skip
 
 CASES = [

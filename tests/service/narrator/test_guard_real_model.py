@@ -313,6 +313,8 @@ REPORTED_ONLY = {
     "real_run76": "judged at 0a5b53f (3/3 caught, 0/57 false alarms), not tuned on: reported",
     "real_forty_fourth1": "a forty-fourth set of words, judged at d11e4e2 (0/0, 0/35 false "
     "alarms), not tuned on: reported",
+    "real_run77": "judged at 185b35a (1/2 caught, 0/58 false alarms), then read for no one's "
+    "nerves calmed: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
