@@ -4633,7 +4633,10 @@ _THERE = re.compile(
     r"out|scatter\w* (?:across|over|on)|"
     # ... or told where it lies: "with the codex buried beneath the ash" (stop 33's paired trial),
     # "the weight of the rubble presses down on the silver censer" (the thirty-fifth words)
-    r"buried|lies|lying|rests|resting|press(?:es)? down on|pressing down on|pinned)\b",
+    r"buried|lies|lying|rests|resting|press(?:es)? down on|pressing down on|pinned|"
+    # ... or where it is, past reach: "the floodwaters are too deep to reach the abbot's seal"
+    # (the forty-fifth words)
+    r"(?:too \w+|unable|impossible|hard|difficult) to reach|(?:out of|beyond|within) reach)\b",
     re.IGNORECASE,
 )
 _NOT_THE_THING = _word_set("hidden secret lost missing stolen forbidden sealed")
@@ -4818,7 +4821,10 @@ def _noise_heard(words: str, action: str) -> list[str]:
     not tell it ending; the player's own words for them ("the howling dogs") are no noise heard."""
     found = []
     for noisy in _NOISY.finditer(action):
-        stem, thing = noisy["noise"].lower(), re.escape(noisy["thing"].lower()[:4])
+        # (the makers by their singular's first letters: "the dog's fur" names "the dogs", the
+        # forty-fifth words)
+        stem = noisy["noise"].lower()
+        thing = re.escape(noisy["thing"].lower().removesuffix("s")[:4])
         stem = stem[:-1] if len(stem) > 4 and stem[-1] == stem[-2] else stem  # "yapp"ing
         for m in _not_denied(words, re.finditer(rf"\b{re.escape(stem)}\w*", words, re.I)):
             if re.match(rf"\w* {thing}", words[m.start() :], re.I):

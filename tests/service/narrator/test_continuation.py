@@ -1585,6 +1585,21 @@ STOP_36 = [
      "The deckhands realized that the reassurance had calmed their nerves.", None),
     (STRONG_FACE_DANGER, "Kell reassures the terrified deckhands",
      "The wind calms the nerves of the deckhands.", None),
+    # a hushing at a cost told as the noise louder, its makers named in the singular (the
+    # forty-fifth words, on Elegy's blood at a cost): Face Danger's "On a weak hit, you succeed,
+    # but not without a cost.", and what was hushed stays hushed
+    (WEAK_FACE_DANGER, "I call on the blood to hush the barking dogs",
+     "The cold wind howls through the trees, cutting at the dog's fur and causing them to bark "
+     "even more.", "outcome"),
+    (WEAK_FACE_DANGER, "I call on the blood to hush the barking dogs",
+     "The cold wind howls through the trees, ruffling the dog's fur as the barking fades.", None),
+    # a failed search told with the thing there, past reach (the forty-fifth words): Go Forth's
+    # "The d20 determines success.", and the thing was not found
+    (GO_FORTH_FAILURE, "I search the flooded crypt for the abbot's seal",
+     "The sun is shining brightly, but the floodwaters are too deep to reach the abbot's seal.",
+     "outcome"),
+    (GO_FORTH_FAILURE, "I search the flooded crypt for the abbot's seal",
+     "The floodwaters are too deep to search, and the crypt lies silent.", None),
 ]  # fmt: skip
 
 CASES = [

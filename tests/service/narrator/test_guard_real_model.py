@@ -315,6 +315,9 @@ REPORTED_ONLY = {
     "alarms), not tuned on: reported",
     "real_run77": "judged at 185b35a (1/2 caught, 0/58 false alarms), then read for no one's "
     "nerves calmed: reported",
+    "real_forty_fifth1": "a forty-fifth set of words, judged at 83435c4 (0/2 caught, 0/33 false "
+    "alarms), then read for a noise's makers in the singular and a sought thing past reach: "
+    "reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
