@@ -318,6 +318,8 @@ REPORTED_ONLY = {
     "real_forty_fifth1": "a forty-fifth set of words, judged at 83435c4 (0/2 caught, 0/33 false "
     "alarms), then read for a noise's makers in the singular and a sought thing past reach: "
     "reported",
+    "real_run78": "judged at 65dd3cb (stop 36's final code; 1/2 caught, 0/58 false alarms), not "
+    "tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
