@@ -3221,6 +3221,8 @@ _SEEN_FEELINGS = (
     r"apprehension|uncertainty|discomfort|confusion|disappointment|frustration|defeat|suspicion|"
     r"disbelief|sadness|guilt|shame|hope|joy)"
 )
+# Nerves calmed or frayed (the character's by name or by no one's, below)
+_NERVES_TOUCHED = r"\b(?:calm|sooth|steadi|steady|settl|eas|fray|rattl|jangl|shatter)\w*"
 # A feeling told after the lead without a "you feel": "It was a moment of relief and
 # accomplishment", "The cliff, now a symbol of pride and accomplishment for Kell", "your mind
 # racing with possibilities" (a real model's, runs 8 and 9).
@@ -3274,8 +3276,7 @@ _FELT = (
     rf"\b{_SEEN_FEELINGS} (?:on|in) (?:the look on )?your (?:face|eyes|voice|gaze)\b|"
     # the character's nerves calmed or frayed: "a soothing rhythm that calmed K ell's nerves"
     # (stop 35's trial)
-    r"\b(?:calm|sooth|steadi|steady|settl|eas|fray|rattl|jangl|shatter)\w* (?:your|(?:{names})'s) "
-    r"nerves\b|"
+    rf"{_NERVES_TOUCHED} (?:your|(?:{{names}})'s) nerves\b|"
     # a feeling of yours seen by another: "The rival Kindred glances down at you, sensing your
     # fear" (run 10), "The orcs, sensing your desperation" (run 8)
     r"\b(?:sens|smell|see|saw|notic|read|catch|caught|spot)\w* (?:your|(?:{names})'s) "
@@ -3573,7 +3574,7 @@ _UNOWNED_SHIVER = re.compile(
     r"\b(?:shivers?|chills?|shudders?)\b[^.!?;]{0,30}? down the spine\b(?! of)|"
     # ... and so are no one's nerves calmed or frayed: "a soothing melody that calms the nerves
     # and brings a sense of peace to the atmosphere" (run 77)
-    r"\b(?:calm|sooth|steadi|steady|settl|eas|fray|rattl|jangl|shatter)\w* the nerves\b(?! of)",
+    rf"{_NERVES_TOUCHED} the nerves\b(?! of)",
     re.IGNORECASE,
 )
 
