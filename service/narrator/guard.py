@@ -4422,10 +4422,10 @@ def _told_of_the_one(
     action: str,
     attempt: re.Pattern[str],
     told: re.Pattern[str],
-    keep: Callable[[str, re.Match[str]], bool],
+    keep: Callable[[str, re.Match[str]], bool] = lambda sentence, m: True,
 ) -> list[str]:
     """What the model tells, by the pattern, in a sentence naming the one the attempt was done
-    to (each match that keep, given its sentence, keeps)."""
+    to, not denied (each match that keep, given its sentence, keeps)."""
     if not (done := attempt.search(action)):
         return []
     named = re.compile(rf"\b{re.escape(done['object'][:4])}", re.IGNORECASE)
@@ -4433,7 +4433,7 @@ def _told_of_the_one(
         _excerpt(words, span.start() + m.start(), span.start() + m.end())
         for span in _sentence_spans(words)
         if named.search(span.group())
-        for m in told.finditer(span.group())
+        for m in _not_denied(span.group(), told.finditer(span.group()))
         if keep(span.group(), m)
     ]
 
@@ -4485,7 +4485,6 @@ def _calmed_more_afraid(words: str, action: str) -> list[str]:
         before, after = sentence[: m.start()], sentence[m.end() :]
         return (
             m.group().lower() not in theirs
-            and not _DENIED_BEFORE.search(before)
             and not _FEAR_EBBS.match(after)
             and not _FEAR_EASED_BEFORE.search(before)
             and bool(_FEAR_MORE_BEFORE.search(before) or _FEAR_MORE_AFTER.match(after))
@@ -5547,13 +5546,7 @@ _FOE_HELD = re.compile(
 
 
 def _foe_held(words: str, action: str) -> list[str]:
-    return _told_of_the_one(
-        words,
-        action,
-        _GRAPPLED,
-        _FOE_HELD,
-        lambda sentence, m: not _DENIED_BEFORE.search(sentence[: m.start()]),
-    )
+    return _told_of_the_one(words, action, _GRAPPLED, _FOE_HELD)
 
 
 # A race (not a fight): "I race the knight to the castle gate", "I outrun the hounds to the abbey

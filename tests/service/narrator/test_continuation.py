@@ -1543,7 +1543,8 @@ STOP_36 = [
     (STRONG_FACE_DANGER, "Kell calms the frightened children",
      "The frightened children grow quiet as the storm passes.", None),
     # a symbol of the character's own is their feeling told; a thing's symbol of something is the
-    # thing's (run 74: "each one a symbol of hope and resilience", the stars)
+    # thing's (run 74: "each one a symbol of hope and resilience", the stars): the narration
+    # prompt's 'Never make "you" speak, decide, choose, act beyond the attempt, or feel'
     (WEAK_FACE_DANGER, "I sneak aboard the moored galleon",
      "The night sky above the moored galleon was a canvas of stars, each one a symbol of hope "
      "and resilience.", None),
@@ -1573,8 +1574,9 @@ STOP_36 = [
     (ROLL_UNDER_LOST, "I wrestle the guard for the key",
      "The guard's grip is too tight, and you struggle to break free.", None),
     # no one's nerves calmed are the character's, as a shiver down no one's spine (run 77), and
-    # so are theirs by name, whoever stood before (stop 35's trial): the prompt's "never make
-    # the player's character speak, decide, choose or feel anything"; others' nerves are theirs
+    # so are theirs by name, whoever stood before (stop 35's trial): the narration prompt's
+    # 'Never make "you" speak, decide, choose, act beyond the attempt, or feel'; others' nerves
+    # are theirs
     (STORYTELLER_WIN, "I stare down the rival Kindred",
      "The wind rustles through the trees, creating a soothing melody that calms the nerves and "
      "brings a sense of peace to the atmosphere.", "player_agency"),
