@@ -1789,6 +1789,44 @@ FORTY_FIFTH_ACTIONS: list[str] = [
     "I balance along the rotten jetty beam",
 ]
 
+FORTY_SIXTH_ACTIONS: list[str] = [
+    "I leap from the breakwater onto the listing coal barge",
+    "I brace against the capstan as the brig rolls in the swell",
+    "I swim for the buoy before the riptide drags me out",
+    "I weave the sloop through the fog banks to lose the privateer",
+    "I watch the slavers' caravan from the ridge of the dunes",
+    "I lie under the wagon bed to listen to the muleteers",
+    "I ask the one-eyed ferryman about the drowned village",
+    "I convince the harbourmaster to let our ketch berth after dark",
+    "I prise the iron shutter off the warehouse window",
+    "I dazzle the margrave's steward at the harvest ball",
+    "I wheedle the librarian into lending me the heretic's codex",
+    "I tease the signet ring from the dozing alderman's finger",
+    "I shove the brigand over the parapet into the moat",
+    "I call on the blood to quiet the squealing pigs",
+    "I scale the crumbling bell tower to the belfry",
+    "I hunt through the burnt abbey for the prior's chalice",
+    "I hammer my mace into the barrow-wight's helm",
+    "I throw a hand axe at the escaping poacher",
+    "I race the miller's daughter to the stone bridge",
+    "I shadow the Malkavian through the derelict asylum",
+    "I force the Toreador's gallery shutters",
+    "I jump from the chapel roof to the bell house gable",
+    "I stare down the Gangrel pack leader at the crossroads",
+    "I roll clear of the falling portcullis",
+    "I bar the crypt gate against the ghouls",
+    "I slash my rapier across the duellist's forearm",
+    "I wrestle the deserter for the regimental colours",
+    "Kell quiets the frightened child",
+    "I slip the map case from the snoring purser's bunk",
+    "I cock my pistol as the boarders swarm the rail",
+    "I climb the monastery's buttress to the bell window",
+    "I follow the boar's tracks through the oak wood",
+    "I barter with the spice seller over the saffron",
+    "I sidle past the dozing turnkeys in the guardroom",
+    "I edge along the icy castle ledge",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1834,6 +1872,7 @@ OTHER_WORDS = {
     "forty_third": FORTY_THIRD_ACTIONS,
     "forty_fourth": FORTY_FOURTH_ACTIONS,
     "forty_fifth": FORTY_FIFTH_ACTIONS,
+    "forty_sixth": FORTY_SIXTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"

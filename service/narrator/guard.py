@@ -4891,6 +4891,35 @@ _FIGHTS_ON = re.compile(
 )
 
 
+# The foe struck home firing back: "The sound of the bandit chief's gunshots reverberates through
+# the room" after "I vault the table and strike at the bandit chief" (run 78, a spectacular
+# success). Read in a sentence naming the one struck (a battle's gunfire elsewhere is the scene),
+# or told of "he", "she" or "it" firing.
+_STRUCK_AT = re.compile(
+    r"\b(?:at|into|strike|strikes|stab|stabs|slash|slashes|hit|hits|attack|attacks|punch|punches|"
+    r"kick|kicks|shoot|shoots)" + _OBJECT_AFTER,
+    re.IGNORECASE,
+)
+_FIRING = re.compile(
+    r"\b(?:gunshots?|gunfire|shots ring|(?:fires|fired|shoots|shot|returns fire|returned fire|"
+    r"takes aim|took aim|aims|aimed|reloads|reloaded|cocks|cocked) (?:back|again|at|his|her|its|"
+    r"their|a|an|the|another|wildly|blindly))\b",
+    re.IGNORECASE,
+)
+_FIRING_PRONOUN = re.compile(
+    r"\b(?:he|she|it)\s+(?:\w+\s+)?(?:fires|fired|shoots|shot|returns fire|returned fire|"
+    r"takes aim|took aim|reloads|reloaded)\b",
+    re.IGNORECASE,
+)
+
+
+def _foe_firing(words: str, action: str) -> list[str]:
+    return _told_of_the_one(words, action, _STRUCK_AT, _FIRING) + [
+        _excerpt(words, m.start(), m.end())
+        for m in _not_denied(words, _FIRING_PRONOUN.finditer(words))
+    ]
+
+
 # A theft done well, told as the one robbed attending to what was taken: "The guard captain looks
 # at the coin purse, then at the sky", "The noble's eyes go wide, and he looks down at the purse",
 # "As the merchant's face turns red ..., they look down at their hands and see that the ring has
@@ -5040,6 +5069,9 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         # the dagger", "The gnoll's eyes widen, and it lunges at the blade" (the sixteenth and
         # seventeenth words), "The skeleton's eyes widen, and it turns to face the hammer" (run 38)
         found += _not_denied(words, _FIGHTS_ON.finditer(words))
+        fired = _foe_firing(words, action)
+    else:
+        fired = []
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
     if _TAKING.search(action):
@@ -5064,7 +5096,7 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         # (the seventeenth words: "tiptoe" is no word of _UNSEEN)
         found += _not_denied(words, _WAKES.finditer(words))
         found += _not_denied(words, _sleeper_woken(words, action))
-    return [_excerpt(words, m.start(), m.end()) for m in found]
+    return [_excerpt(words, m.start(), m.end()) for m in found] + fired
 
 
 # "They" for the one the lead calls "you". The grammar keeps "you" out of the model's sentence,

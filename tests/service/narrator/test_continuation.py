@@ -47,6 +47,8 @@ STORYTELLER_WIN = ("storyteller", "resisted", {"pool": 5, "difficulty": 6, "oppo
 # Roll-under's opposed save, brawn 12 (a 5) against the orc's 14 (a 3): the lower roll wins
 ROLL_UNDER_LOST = ("roll_under", "opposed", {"actor": {"name": "Kell", "ability": "brawn", "score": 12}, "opponent": {"name": "Orc", "ability": "brawn", "score": 14}}, [5, 3])  # fmt: skip
 # Elegy's Face Danger, +dexterity 3 against challenge dice 1 and 2: a strong hit
+# Roll-under's deed, finesse 13 with a d8 weapon, a natural 1: "succeeds spectacularly"
+ROLL_UNDER_SPECTACULAR = ("roll_under", "deed", {"ability": "finesse", "score": 13, "weapon": {"die": 8}}, [1, 1])  # fmt: skip
 ELEGY_STRONG_HIT = ("elegy", "move", {"move": "face_danger", "stat": "dexterity", "stat_value": 3}, [1, 2])  # fmt: skip
 
 
@@ -1604,7 +1606,23 @@ STOP_36 = [
      "The floodwaters are too deep to search, and the crypt lies silent.", None),
 ]  # fmt: skip
 
+STOP_37 = [
+    # the foe struck home firing back, in a sentence that names them or told of "he" (run 78):
+    # roll-under's "On a one, the deed succeeds spectacularly without any chance for your
+    # opponent to avoid it"; a battle's gunfire elsewhere is the scene
+    (ROLL_UNDER_SPECTACULAR, "I vault the table and strike at the bandit chief",
+     "The sound of the bandit chief's gunshots reverberates through the room, and the air is "
+     "thick with tension.", "outcome"),
+    (GO_FORTH_SUCCESS, "I swing my sabre at the corsair",
+     "The corsair reels back, and he fires his pistol at your chest.", "outcome"),
+    (ROLL_UNDER_SPECTACULAR, "I vault the table and strike at the bandit chief",
+     "Gunshots echo from the harbour below, and the air is thick with smoke.", None),
+    (ROLL_UNDER_SPECTACULAR, "I vault the table and strike at the bandit chief",
+     "The bandit chief's pistol clatters to the floor, unfired.", None),
+]  # fmt: skip
+
 CASES = [
+    *STOP_37,
     *STOP_36,
     *STOP_35,
     *STOP_34,
