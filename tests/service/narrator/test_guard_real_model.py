@@ -320,6 +320,8 @@ REPORTED_ONLY = {
     "reported",
     "real_run78": "judged at 65dd3cb (stop 36's final code; 1/2 caught, 0/58 false alarms), not "
     "tuned on: reported",
+    "real_run79": "judged at 6e4c2b5 (stop 36's final code; 0/0, 0/60 false alarms), not tuned "
+    "on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -334,6 +336,7 @@ NONE_CONTRADICTING = {
     "real_run72",
     "real_run75",
     "real_forty_fourth1",
+    "real_run79",
 }
 
 
