@@ -4884,7 +4884,10 @@ def strikes(action: str | None) -> bool:
 _FIGHTS_ON = re.compile(
     # (not "deflected": "The goblin archer's arrow, now deflected by the sharp blade of the
     # sword", grammar1, is the blow's work)
-    r"\b(?:lunges?|lunged|lungses|charges?|charged|turns? to face|turned to face|blocks|"
+    # (nor "charged with energy": "The air around the duelist's body becomes charged with
+    # energy", the forty-sixth words, is a state, not a charge)
+    r"\b(?:lunges?|lunged|lungses|(?:charge|charges|charged)\b(?! with (?:energy|power|tension|"
+    r"electricity|magic))|turns? to face|turned to face|blocks|"
     r"parries|parried|dodges|dodged|sidesteps?|sidestepped|counters|countered|counterattacks?|"
     r"counterattacked)\b",
     re.IGNORECASE,
@@ -5572,7 +5575,11 @@ _GRAPPLED = re.compile(
 _FOE_HELD = re.compile(
     r"\b(?:struggles|tries|fights|strains|squirms|writhes|thrashes|struggled|tried|fought|"
     r"strained) to (?:free (?:himself|herself|itself|themselves)|break free|wriggle free|pull free|"
-    r"get free|break loose|break (?:your|the) (?:hold|grip))\b",
+    r"get free|break loose|break (?:your|the) (?:hold|grip)|"
+    # ... or struggling for what it kept: "the deserter struggles to free the regimental colours
+    # from his grasp" after the deserter kept hold of them (the forty-sixth words)
+    r"(?:free|wrest|pull|tear|wrench|prise|pry|snatch) (?:[a-z'-]+ ){1,4}?(?:from|out of) (?:your|"
+    r"his|her|its|their|the) (?:grasp|grip|hands?|fingers|hold|arms))\b",
     re.IGNORECASE,
 )
 

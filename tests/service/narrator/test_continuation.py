@@ -1619,6 +1619,20 @@ STOP_37 = [
      "Gunshots echo from the harbour below, and the air is thick with smoke.", None),
     (ROLL_UNDER_SPECTACULAR, "I vault the table and strike at the bandit chief",
      "The bandit chief's pistol clatters to the floor, unfired.", None),
+    # ... but a body "charged with energy" is no charge (the forty-sixth words: refused, read
+    # consistent)
+    (ROLL_UNDER_SPECTACULAR, "I slash my rapier across the duellist's forearm",
+     "The air around the duelist's body becomes charged with energy, and a surge of power flows "
+     "through it.", None),
+    (ROLL_UNDER_SPECTACULAR, "I slash my rapier across the duellist's forearm",
+     "The duellist snarls and charges at you, blade high.", "outcome"),
+    # a grapple lost told as the foe struggling for what it kept (the forty-sixth words): "both
+    # opponents make Ability Saves, and the lowest roll succeeds"; the deserter kept hold
+    (ROLL_UNDER_LOST, "I wrestle the deserter for the regimental colours",
+     "The air is thick with the scent of sweat and fear, as the deserter struggles to free the "
+     "regimental colours from his grasp.", "outcome"),
+    (ROLL_UNDER_LOST, "I wrestle the deserter for the regimental colours",
+     "The deserter clutches the regimental colours to his chest, sneering.", None),
 ]  # fmt: skip
 
 CASES = [

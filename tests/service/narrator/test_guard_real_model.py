@@ -322,6 +322,9 @@ REPORTED_ONLY = {
     "tuned on: reported",
     "real_run79": "judged at 6e4c2b5 (stop 36's final code; 0/0, 0/60 false alarms), not tuned "
     "on: reported",
+    "real_forty_sixth1": "a forty-sixth set of words, judged at 1fb884d (0/1 caught, 1/34 false "
+    "alarms), then read for a foe struggling for what it kept and a body charged with energy: "
+    "reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
