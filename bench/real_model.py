@@ -1827,6 +1827,44 @@ FORTY_SIXTH_ACTIONS: list[str] = [
     "I edge along the icy castle ledge",
 ]
 
+FORTY_SEVENTH_ACTIONS: list[str] = [
+    "I hop from the wharf onto the drifting lighter",
+    "I hang on to the shrouds as the pinnace lurches in the chop",
+    "I pole the raft to the islet before the current takes it",
+    "I run the cutter through the kelp beds to lose the customs sloop",
+    "I observe the pirates' careening beach from the palm grove",
+    "I squat behind the rope coils to overhear the bosun and the mate",
+    "I pump the tipsy lighthouse keeper for news of the wreckers",
+    "I sway the port warden into waiving our anchorage fee",
+    "I wrench the barred gate off the sluice tunnel",
+    "I bewitch the countess's chamberlain at the opera",
+    "I flatter the sexton into unlocking the ossuary",
+    "I snip the purse strings of the nodding pardoner",
+    "I hurl the pickpocket down the cellar stairs",
+    "I call on the blood to calm the braying donkeys",
+    "I shinny up the ruined windmill to the cap",
+    "I comb the gutted manor for the widow's deed box",
+    "I bury my hatchet in the ogre's thigh",
+    "I let fly a dart at the fleeing cutpurse",
+    "I race the farrier's lad to the toll gate",
+    "I stalk the Lasombra through the sunken chapel",
+    "I shoulder open the Ventrue's strongroom door",
+    "I spring from the tannery roof to the dyer's balcony",
+    "I outstare the Tremere regent in the library",
+    "I fling myself flat as the loose boom swings across",
+    "I jam the mill door shut against the zombies",
+    "I bring my quarterstaff down on the thief's collarbone",
+    "I grapple the highwayman for the saddlebag",
+    "Kell gentles the bolting mare",
+    "I tease the key from the sleeping cook's apron",
+    "I prime my musket as the pirates storm the beach",
+    "I scramble up the lighthouse's iron ladder to the lamp room",
+    "I trail the elk through the frozen fen",
+    "I wrangle with the ropemaker over the hawser",
+    "I pad past the slumbering watchdogs in the courtyard",
+    "I shuffle along the crumbling parapet walk",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1873,6 +1911,7 @@ OTHER_WORDS = {
     "forty_fourth": FORTY_FOURTH_ACTIONS,
     "forty_fifth": FORTY_FIFTH_ACTIONS,
     "forty_sixth": FORTY_SIXTH_ACTIONS,
+    "forty_seventh": FORTY_SEVENTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
