@@ -4904,19 +4904,21 @@ _STRUCK_AT = re.compile(
     re.IGNORECASE,
 )
 _FIRING = re.compile(
-    r"\b(?:gunshots?|gunfire|shots ring|(?:fires|fired|shoots|shot|returns fire|returned fire|"
-    r"takes aim|took aim|aims|aimed|reloads|reloaded|cocks|cocked) (?:back|again|at|his|her|its|"
-    r"their|a|an|the|another|wildly|blindly))\b",
+    # (shooting only at someone: "he shot a glance at the door" is a look)
+    r"\b(?:gunshots?|gunfire|shots ring|(?:fires|fired|returns fire|returned fire|takes aim|"
+    r"took aim|aims|aimed|reloads|reloaded|cocks|cocked) (?:back|again|at|his|her|its|their|a|an|"
+    r"the|another|wildly|blindly)|(?:shoots|shot) (?:back|again|at|wildly|blindly))\b",
     re.IGNORECASE,
 )
 _FIRING_PRONOUN = re.compile(
-    r"\b(?:he|she|it)\s+(?:\w+\s+)?(?:fires|fired|shoots|shot|returns fire|returned fire|"
-    r"takes aim|took aim|reloads|reloaded)\b",
+    r"\b(?:he|she|it)\s+(?:\w+\s+)?(?:fires|fired|returns fire|returned fire|takes aim|took aim|"
+    r"reloads|reloaded|shoots (?:at|back)|shot (?:at|back))\b",
     re.IGNORECASE,
 )
 
 
 def _foe_firing(words: str, action: str) -> list[str]:
+    """After a blow that landed: the one struck told firing, named or as "he", "she" or "it"."""
     return _told_of_the_one(words, action, _STRUCK_AT, _FIRING) + [
         _excerpt(words, m.start(), m.end())
         for m in _not_denied(words, _FIRING_PRONOUN.finditer(words))
@@ -5067,14 +5069,14 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
                 # (the stop-25 runs' prompts resent with the grammar): only under "you" is it
                 # the crossing undone
             found.append(m)
-    if _BLOWS & set(re.findall(r"[a-z]+", action.lower())) or _BLOW_STRUCK.search(action):
+    struck = bool(
+        _BLOWS & set(re.findall(r"[a-z]+", action.lower())) or _BLOW_STRUCK.search(action)
+    )
+    if struck:
         # the foe struck home fighting on unhurt: "The goblin king's eyes widen, and he lunges at
         # the dagger", "The gnoll's eyes widen, and it lunges at the blade" (the sixteenth and
         # seventeenth words), "The skeleton's eyes widen, and it turns to face the hammer" (run 38)
         found += _not_denied(words, _FIGHTS_ON.finditer(words))
-        fired = _foe_firing(words, action)
-    else:
-        fired = []
     if _ASKING.search(action):
         found += _not_denied(words, _BRUSHED_OFF.finditer(words))
     if _TAKING.search(action):
@@ -5099,7 +5101,9 @@ def _turned_against(words: str, expect: Expectation) -> list[str]:
         # (the seventeenth words: "tiptoe" is no word of _UNSEEN)
         found += _not_denied(words, _WAKES.finditer(words))
         found += _not_denied(words, _sleeper_woken(words, action))
-    return [_excerpt(words, m.start(), m.end()) for m in found] + fired
+    return [_excerpt(words, m.start(), m.end()) for m in found] + (
+        _foe_firing(words, action) if struck else []
+    )
 
 
 # "They" for the one the lead calls "you". The grammar keeps "you" out of the model's sentence,

@@ -1619,6 +1619,8 @@ STOP_37 = [
      "Gunshots echo from the harbour below, and the air is thick with smoke.", None),
     (ROLL_UNDER_SPECTACULAR, "I vault the table and strike at the bandit chief",
      "The bandit chief's pistol clatters to the floor, unfired.", None),
+    (ROLL_UNDER_SPECTACULAR, "I vault the table and strike at the bandit chief",
+     "The bandit chief reels, and he shot a glance at the door.", None),
     # ... but a body "charged with energy" is no charge (the forty-sixth words: refused, read
     # consistent)
     (ROLL_UNDER_SPECTACULAR, "I slash my rapier across the duellist's forearm",
