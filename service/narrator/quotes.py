@@ -23,6 +23,16 @@ _QUOTE = re.compile(
     r"[\"“]((?:[^\"“”\n]|“[^\"“”\n]{1,40}”){6,}?)[\"”](\s*\[P(\d{1,2})\])?(?!\s*\[unverified\])"
 )
 _TAG = re.compile(r"\[P(\d{1,2})\]")
+# The shape prompts/rules_answer.yaml shows the model ('"the passage's own words" [P1]'), which a
+# small model sometimes copies before its real quotation (runs 73, 76 and 80): it is no quotation
+# of anything, and is left out of the answer rather than shown marked unverified.
+PROMPT_PLACEHOLDER = "the passage's own words"
+_PLACEHOLDER_SPELT = PROMPT_PLACEHOLDER.replace("'", "['’]")
+_PLACEHOLDER_QUOTED = re.compile(
+    rf"[\"“]{_PLACEHOLDER_SPELT}[\"”](?:\s*\[P\d{{1,2}}\])?"
+    r"(?:\s*\[unverified\])?[ \t]*",
+    re.IGNORECASE,
+)
 _SPACE = re.compile(r"\s+")
 _EMPHASIS = re.compile(r"[*_`]+")
 _STRAY_PUNCT = re.compile(r"^[\s.,;:!?…]+|[\s.,;:!?…]+$")
@@ -69,7 +79,7 @@ def check_quotations(answer: str, passages: Sequence[Passage]) -> tuple[str, lis
         quotations.append(Quotation(text=text, passage=index, verified=True, citation=hit.citation))
         return f'"{text}" [P{index}]'
 
-    marked = _QUOTE.sub(verdict, answer)
+    marked = _QUOTE.sub(verdict, _PLACEHOLDER_QUOTED.sub("", answer))
     return marked, quotations
 
 

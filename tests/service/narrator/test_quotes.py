@@ -6,8 +6,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from prompts import get_prompt
 from rules.models import Citation
-from service.narrator.quotes import check_quotations, normalise
+from service.narrator.quotes import PROMPT_PLACEHOLDER, check_quotations, normalise
 from vectorstore.models import Passage
 
 FACE_DANGER = (
@@ -81,3 +82,16 @@ def test_any_span_of_a_passage_is_verified(start: int, length: int) -> None:
         return
     _, quotes = check_quotations(f'"{span}" [P1]', P)
     assert quotes and all(q.verified for q in quotes)
+
+
+def test_the_prompts_own_shape_of_a_quotation_is_left_out() -> None:
+    # prompts/rules_answer.yaml shows the model the shape '"the passage's own words" [P1]'; runs
+    # 73, 76 and 80 copied it before the real quotation, and it quotes nothing
+    assert PROMPT_PLACEHOLDER in get_prompt("rules_answer").system
+    copied = '"the passage\'s own words" [P1] "you are successful. Take +1 momentum." [P1]\n\nSo.'
+    answer, quotations = check_quotations(copied, P)
+    assert answer == '"you are successful. Take +1 momentum." [P1]\n\nSo.'
+    assert [q.verified for q in quotations] == [True]
+    # ... and a quotation that only mentions those words stays
+    kept, _ = check_quotations('"the passage\'s own words were read aloud" [P1]', P)
+    assert kept.startswith('"the passage\'s own words were read aloud"')
