@@ -325,6 +325,7 @@ REPORTED_ONLY = {
     "real_forty_sixth1": "a forty-sixth set of words, judged at 1fb884d (0/1 caught, 1/34 false "
     "alarms), then read for a foe struggling for what it kept and a body charged with energy: "
     "reported",
+    "real_run80": "judged at a2a4dcd (3/3 caught, 0/57 false alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
