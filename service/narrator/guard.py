@@ -4848,7 +4848,8 @@ _GROWS_ON = re.compile(
 _WEAPON = (
     r"bow|longbow|shortbow|crossbow|musket|pistol|gun|rifle|arquebus|sling|arrow|bolt|cutlass|"
     r"sword|blade|knife|dagger|spear|axe|hatchet|rapier|sabre|saber|scimitar|falchion|mace|hammer|"
-    r"maul|club|cudgel|javelin|lance|halberd|glaive|flail|harpoon|trident"
+    r"maul|club|cudgel|javelin|lance|halberd|glaive|flail|harpoon|trident|quarterstaff|warhammer|"
+    r"morningstar|blunderbuss|revolver|carbine|shotgun|bayonet|stiletto|machete|tomahawk|katana"
 )
 # A blow struck with a verb _BLOWS does not hold: "I bring my hammer down on the skeleton's skull",
 # "I drive my spear into the ghast's chest", "I hurl a spear at the retreating raider"
@@ -4862,8 +4863,9 @@ _BLOW_STRUCK = re.compile(
 )
 _AIMED_AT = re.compile(
     r"\b(?:attack|attacks|strike|strikes|shoot|shoots|fire|fires|loose|looses|throw|throws|hurl|"
-    r"hurls|fling|flings|cast|casts|sling|slings|swing|swings|lunge|lunges|thrust|thrusts)\b"
-    r"[^.]*?\bat\b",
+    r"hurls|fling|flings|cast|casts|sling|slings|swing|swings|lunge|lunges|thrust|thrusts|"
+    # "I let fly a dart at the fleeing cutpurse" (the forty-seventh words, led as headway)
+    r"lets? fly(?! with))\b[^.]*?\bat\b",
     re.IGNORECASE,
 )
 

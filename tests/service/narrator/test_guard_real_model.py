@@ -326,6 +326,8 @@ REPORTED_ONLY = {
     "alarms), then read for a foe struggling for what it kept and a body charged with energy: "
     "reported",
     "real_run80": "judged at a2a4dcd (3/3 caught, 0/57 false alarms), not tuned on: reported",
+    "real_forty_seventh1": "a forty-seventh set of words, judged at ed402cb (0/0, 0/35 false "
+    "alarms), not tuned on: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
@@ -341,6 +343,7 @@ NONE_CONTRADICTING = {
     "real_run75",
     "real_forty_fourth1",
     "real_run79",
+    "real_forty_seventh1",
 }
 
 

@@ -185,6 +185,12 @@ def test_a_graze_is_led_as_a_graze_and_a_clean_kill_after_it_is_caught() -> None
          "You hurl your javelin at the fleeing raider, but it is only a graze."),
         ("I attack the skeleton", "You attack the skeleton, but it is only a graze."),
         ("I kill the troll", "You kill the troll, but it is only a graze."),
+        # (the forty-seventh words, led as headway before)
+        ("I let fly a dart at the fleeing cutpurse",
+         "You let fly a dart at the fleeing cutpurse, but it is only a graze."),
+        ("I bring my quarterstaff around", "You bring your quarterstaff around, but it is only a "
+         "graze."),
+        ("I dart past the guards", "You dart past the guards, but you make only a little headway."),
     ],
 )  # fmt: skip
 def test_a_graze_at_a_task_is_led_as_little_headway(action: str, lead: str) -> None:
