@@ -115,8 +115,29 @@ class Command:
     text: str  # what follows the command word, as typed
 
 
+# A parameter given a JSON list or object: ``weapons=[{"die": 6}]`` (played at stop 37: shlex
+# took its quotes, and the engine was sent the text "[{die:6}]").
+_JSON_PARAM = re.compile(r"(?:^|(?<=\s))[A-Za-z_][\w.*]*=(?=[\[{])")
+_JSON = json.JSONDecoder()
+
+
 def tokens(text: str) -> list[str]:
-    """Words, with quotes grouping (``name="Old Tom"``); an unclosed quote splits on spaces."""
+    """Words, with quotes grouping (``name="Old Tom"``) and a ``key=`` JSON list or object kept
+    whole, quotes and spaces and all; an unclosed quote splits on spaces."""
+    found: list[str] = []
+    start = at = 0
+    while m := _JSON_PARAM.search(text, at):
+        try:
+            _, end = _JSON.raw_decode(text, m.end())
+        except json.JSONDecodeError:
+            at = m.end()
+            continue
+        found += [*_split(text[start : m.start()]), text[m.start() : end]]
+        start = at = end
+    return found + _split(text[start:])
+
+
+def _split(text: str) -> list[str]:
     try:
         return shlex.split(text)
     except ValueError:

@@ -292,8 +292,11 @@ def accept(
             raise SessionError(409, f"turn {number} is {turn.status}, not proposed", "path.number")
         proposal = Proposal.model_validate(turn.proposal)
         move = req.move or proposal.move
+        # Another move or another kind of roll takes none of the proposal's parameters (a deed's
+        # ability and target armour are no attack's; played at stop 37)
+        kept = req.move is None and req.kind in (None, proposal.kind)
         params = (
-            {k: v for k, v in proposal.params.items() if k != "move"} if req.move is None else {}
+            {k: v for k, v in proposal.params.items() if k != "move"} if kept else {}
         ) | req.params
         kind = "move" if move else (req.kind or proposal.kind)
         if move:

@@ -48,6 +48,7 @@ from service.terminal import (
     render_resolution,
     render_status,
     split_params,
+    tokens,
     track_boxes,
 )
 
@@ -115,6 +116,20 @@ def test_overrides_are_accept_fields() -> None:
     }
     with pytest.raises(ParseError, match="key=value"):
         parse_override("strike with iron")
+
+
+def test_a_json_list_or_object_is_one_value_quotes_and_all() -> None:
+    # played at stop 37: 'weapons=[{"die":6}]' reached the engine as the text "[{die:6}]"
+    said = 'kind=attack weapons=[{"die": 6}] targets=[{"name": "first mate", "armor": 1}]'
+    assert parse_override(said) == {
+        "kind": "attack",
+        "params": {"weapons": [{"die": 6}], "targets": [{"name": "first mate", "armor": 1}]},
+    }
+    assert tokens('x=["a","b"] name="Old Tom" y=[broken') == [
+        'x=["a","b"]',
+        "name=Old Tom",
+        "y=[broken",
+    ]
 
 
 def test_a_track_rank_is_read_when_the_type_has_ranks() -> None:

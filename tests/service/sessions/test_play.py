@@ -190,3 +190,20 @@ def test_go_forth_effort_accumulates_on_a_heart(client: TestClient) -> None:
     assert hit["resolution"]["outcome"] == "hit"
     track = state(client, sid)["tracks"]["t1"]
     assert (track["units"], track["target"], track["status"]) == (9, 10, "open")
+
+
+def test_an_accepted_proposal_of_another_kind_keeps_none_of_its_parameters(
+    client: TestClient,
+) -> None:
+    # roll_under.md: "Attacks *always* hit. The attacker rolls their weapon's damage die": a
+    # deed proposed for a blow (its ability and target armour), accepted as an attack, is rolled
+    # with the attack's parameters only (played at stop 37: refused for the deed's leftovers)
+    sheet = {"name": "Ash", "abilities": {"brawn": 12, "finesse": 13, "intellect": 10}, "hp": 10}
+    sid = create(client, "roll_under", sheet)["id"]
+    proposed = turn(client, sid, words="I vault the bar and strike at the smuggler captain")
+    assert proposed["proposal"]["kind"] != "attack"
+    body = {"kind": "attack", "params": {"weapons": [{"die": 6}]}, "dice": [5]}
+    rolled = client.post(f"/v1/sessions/{sid}/turns/1/accept", json=body)
+    assert rolled.status_code == 200, rolled.text
+    assert rolled.json()["resolution"]["kind"] == "attack"
+    assert rolled.json()["resolution"]["scores"] == {"damage": 5}
