@@ -210,6 +210,7 @@ class Expectation(_Frozen):
     """What a narration must not contradict, derived from the engine's record."""
 
     system: str
+    kind: str | None = Field(None, description="the roll kind, e.g. attack, move, save")
     outcome: str = Field(description="the engine's outcome string, e.g. strong_hit, yes, botch")
     polarity: Polarity
     match: bool | None = Field(None, description="Ironsworn-family match (a twist / extreme)")
@@ -362,6 +363,7 @@ def expectation_from(
     move_name = moves.get(move_id or "")
     return Expectation(
         system=resolution.system,
+        kind=resolution.kind,
         outcome=resolution.outcome,
         polarity=polarity,
         match=resolution.match,
@@ -1710,6 +1712,19 @@ _SEEN_ONLY = re.compile(
 )
 
 
+# Roll kinds whose blows always land: a miss told there is no outcome the engine allows.
+_ALWAYS_HITS = frozenset({("roll_under", "attack")})
+_MISSED = re.compile(
+    # (not "his missing teeth": missing only of someone or a mark)
+    r"\b(?:miss|misses|missed)\b(?! (?:out|the point|home|a beat|nothing))|\bmissing (?:him|her|"
+    r"it|them|you|its mark|the mark)\b|\b(?:goes|go|"
+    r"went|going) wide\b|\bfalls? short\b|\bfell short\b|\bfails? to (?:hit|land|connect|"
+    r"strike|find its mark)\b|\bfailed to (?:hit|land|connect|strike|find its mark)\b|"
+    r"\bwhiff(?:s|ed)?\b",
+    re.IGNORECASE,
+)
+
+
 def _check_outcome(
     text: _Text, expect: Expectation, pronouns: list[int], complete: bool = True
 ) -> GuardCheck:
@@ -1767,6 +1782,12 @@ def _check_outcome(
         problems.append(f"{_outcome_label(expect)} told as a clean hit: {_quote_words(clean)}")
     if expect.outcome == "graze" and (untouched := _untouched(text)):
         report("no damage (a graze deals its Effort in damage)", untouched)
+    if (expect.system, expect.kind) in _ALWAYS_HITS and (
+        missed := [m.group() for m in _not_denied(text.joined, _MISSED.finditer(text.joined))]
+    ):
+        # roll_under.md: "Attacks *always* hit." Told "You slash at the first mate with your
+        # cutlass, but you miss" after 3 damage (played at stop 37, whole-narration prompt)
+        problems.append(f"an attack (which always hits) told as a miss: {_quote_words(missed)}")
     if bands := _band_mentions(expect, text.sentences):
         problems.append(f"{_outcome_label(expect)} called another band: {_quote_words(bands)}")
     if problems:

@@ -1698,3 +1698,26 @@ def test_a_choice_posed_is_not_a_choice_made() -> None:
     assert check_narration(f"{lead} {posed}", expect).passed
     made = "You are forced to flee into the woods."
     assert "player_agency" in check_narration(f"{lead} {made}", expect).failed
+
+
+def test_an_attack_that_always_hits_is_never_told_as_a_miss() -> None:
+    # roll_under.md: "Attacks *always* hit. The attacker rolls their weapon's damage die and
+    # deals that much damage to their opponent's HP." Played at stop 37 with the real model: a
+    # d6 of 4 against armour 1, 3 damage, told "You slash at the first mate with your cutlass,
+    # but you miss." The narration of a foe's attack on "you" is bound the same way.
+    params = {
+        "weapons": [{"die": 6}],
+        "targets": [{"name": "first mate", "armor": 1, "hp": 6, "brawn": 10}],
+    }
+    attack = resolve_roll("roll_under", "attack", params, dice=[4])
+    expect = expectation_from(attack, character="Ash", action="I slash at the first mate")
+    missed = "You slash at the first mate with your cutlass, but you miss."
+    assert "outcome" in check_narration(missed, expect).failed
+    wide = "The ogre's club goes wide of your head."
+    assert "outcome" in check_narration(wide, expect).failed
+    landed = "Your cutlass bites into the first mate's shoulder; his missing teeth show in a snarl."
+    assert check_narration(landed, expect).passed
+    # ... and where a roll's blow may miss, the word is the narrator's (a deed's save failed)
+    deed = resolve_roll("roll_under", "deed", {"ability": "finesse", "score": 13}, dice=[18])
+    told = "You lunge at the first mate, but you miss as he twists aside."
+    assert "an attack" not in check_narration(told, expectation_from(deed)).reason()
