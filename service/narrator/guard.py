@@ -1713,7 +1713,7 @@ _SEEN_ONLY = re.compile(
 
 
 # Roll kinds whose blows always land: a miss told there is no outcome the engine allows.
-_ALWAYS_HITS = frozenset({("roll_under", "attack")})
+ALWAYS_HITS = frozenset({("roll_under", "attack")})
 _MISSED = re.compile(
     # (not "his missing teeth": missing only of someone or a mark)
     r"\b(?:miss|misses|missed)\b(?! (?:out|the point|home|a beat|nothing))|\bmissing (?:him|her|"
@@ -1782,7 +1782,7 @@ def _check_outcome(
         problems.append(f"{_outcome_label(expect)} told as a clean hit: {_quote_words(clean)}")
     if expect.outcome == "graze" and (untouched := _untouched(text)):
         report("no damage (a graze deals its Effort in damage)", untouched)
-    if (expect.system, expect.kind) in _ALWAYS_HITS and (
+    if (expect.system, expect.kind) in ALWAYS_HITS and (
         missed := [m.group() for m in _not_denied(text.joined, _MISSED.finditer(text.joined))]
     ):
         # roll_under.md: "Attacks *always* hit." Told "You slash at the first mate with your
@@ -5405,6 +5405,15 @@ def _attempt_given_up(words: str, action: str | None) -> list[str]:
     ]
 
 
+_HARM_TO_YOU = re.compile(
+    r"\byou (?:\w+ )?(?:fall|fell|collapse|collapsed|crumple|crumpled|suffer|suffered|bleed|bled|"
+    r"(?:lose|lost) (?:\d+|consciousness|blood|your footing)|(?:take|took) (?:\d+|damage|a (?:wound|"
+    r"blow|hit))|are (?:wounded|injured|hurt|struck|hit|knocked)|were (?:wounded|injured|hurt|"
+    r"struck|hit|knocked))\b",
+    re.IGNORECASE,
+)
+
+
 def _with_continuation(
     checks: list[GuardCheck], words: str, expect: Expectation, complete: bool
 ) -> list[GuardCheck]:
@@ -5520,8 +5529,20 @@ def _with_continuation(
         ]
     missed = _blow_landed_elsewhere(words, action) if expect.polarity == "success" else []
     undaunted = _undaunted(words, action) if expect.polarity == "success" else []
+    # the character's attack landed (led "You ..., and it lands."): its harm is the foe's, never
+    # "you" falling or losing hit points (told whole: "You drive your boarding axe at the bosun,
+    # but it hits a rock. You fall to the ground with a critical injury", stop 37's trial)
+    turned_on_you = (
+        [
+            _excerpt(words, m.start(), m.end())
+            for m in _not_denied(words, _HARM_TO_YOU.finditer(words))
+        ]
+        if (expect.system, expect.kind) in ALWAYS_HITS
+        else []
+    )
     told_against = [
         ("a success told as harm befalling you", befalls),
+        ("the character's attack told as harm to them", turned_on_you),
         ("a blow that landed told as striking the place", missed),
         ("a success at going unseen or following told as being noticed or losing the quarry",
          noticed),

@@ -30,6 +30,7 @@ from rules.models import Resolution
 from service.narrator import facts
 from service.narrator.grammar import continuation_gbnf, scene_openers
 from service.narrator.guard import (
+    ALWAYS_HITS,
     DRAWS,
     Expectation,
     Polarity,
@@ -205,6 +206,19 @@ def _failure_told(act: str) -> str | None:
     return None
 
 
+# A roll-under attack ("Attacks *always* hit"), its outcome dealt harm or not. Told whole, with
+# no lead (its outcome takes no side), the real model wrote "You slash at the first mate with
+# your cutlass, but you miss." after 3 damage, and "You drive your boarding axe at the bosun, but
+# it goes through the thick wood and hits a rock. You fall off the cliff with a critical injury"
+# after the bosun's (played at stop 37). A shield's choice still pending is told whole.
+_NO_HARM = frozenset({"no_damage", "unharmed"})
+
+
+def lands(expect: Expectation) -> bool:
+    """Whether the roll is an attack that always hits, its harm decided."""
+    return (expect.system, expect.kind) in ALWAYS_HITS and expect.outcome != "shield_choice"
+
+
 def _lead(
     polarity: Polarity, match: bool, act: str | None, *, draw: bool = False, graze: bool = False
 ) -> str | None:
@@ -253,6 +267,7 @@ OUTCOME_HINTS = {
     "draw": "Neither side gets its way: show the standoff, with nothing won or lost.",
     "graze": "The blow barely touches: show the foe scratched but still in the fight.",
     "headway": "Little progress is made: show the task barely advanced, most of it still ahead.",
+    "landed": "The blow lands, as every attack here does: show the world's answer to it.",
 }
 
 
@@ -300,9 +315,14 @@ def narration_plan(
     """A lead and the continuation prompt where the outcome takes a side; the whole-narration
     prompt where it does not."""
     act = attempt_words(action, character)
-    lead = _lead(
-        expect.polarity, bool(expect.match), act,
-        draw=expect.outcome in DRAWS, graze=expect.outcome == "graze",
+    landed = act is not None and lands(expect)
+    lead = (
+        f"You {act}, and it lands{', but does no harm' if expect.outcome in _NO_HARM else ''}."
+        if landed
+        else _lead(
+            expect.polarity, bool(expect.match), act,
+            draw=expect.outcome in DRAWS, graze=expect.outcome == "graze",
+        )
     )  # fmt: skip
     said = facts.delimit(action or "")
 
@@ -324,7 +344,9 @@ def narration_plan(
     )
 
     band = OUTCOME_HINTS[
-        "draw"
+        "landed"
+        if landed
+        else "draw"
         if expect.outcome in DRAWS
         else ("graze" if _a_blow(act) else "headway")
         if expect.outcome == "graze"

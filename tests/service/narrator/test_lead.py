@@ -698,3 +698,52 @@ def test_every_rows_own_words_are_never_another_rows(system: str) -> None:
             assert "did not roll" not in (check_narration(f"{text}.", expect).reason()), text
             told += 1
     assert told > 0
+
+
+@pytest.mark.parametrize(
+    ("params", "dice", "action", "lead"),
+    [
+        ({"weapons": [{"die": 8}], "targets": [{"name": "bosun", "armor": 1, "hp": 5, "brawn": 9}]},
+         [7, 17], "I drive my boarding axe at the bosun",
+         "You drive your boarding axe at the bosun, and it lands."),
+        ({"weapons": [{"die": 4}], "targets": [{"name": "knight", "armor": 5}]}, [3],
+         "I stab at the knight's visor", "You stab at the knight's visor, and it lands, but does "
+         "no harm."),
+    ],
+)  # fmt: skip
+def test_a_roll_under_attack_is_led_as_landing(
+    params: dict[str, object], dice: list[int], action: str, lead: str
+) -> None:
+    # roll_under.md: "Attacks *always* hit. The attacker rolls their weapon's damage die", and
+    # "Before dealing damage to HP, subtract the target's Armor rating". Told whole (no lead: an
+    # attack's outcome takes no side), the real model wrote 8 of 11 such attacks as misses or as
+    # the harm done to "you" ("You drive your boarding axe at the bosun, but it hits a rock. You
+    # fall to the ground with a critical injury"); led, 0 of 12 (stop 37's trial).
+    attack = resolve_roll("roll_under", "attack", params, dice=dice)
+    expect = expectation_from(attack, character="Kell", action=action)
+    plan = narration_plan(
+        system_name="Roll Under", character="Kell", action=action, resolution=attack,
+        expect=expect, context="",
+    )  # fmt: skip
+    assert plan.lead == lead
+    assert OUTCOME_HINTS["landed"] in plan.prompt("").user
+    missed = f"{lead} The blade glances off a rock and misses him."
+    assert "outcome" in check_narration(missed, plan.judged(expect)).failed
+    fell = f"{lead} You fall to the ground with a critical injury."
+    assert "outcome" in check_narration(fell, plan.judged(expect)).failed
+    theirs = f"{lead} The smoke rolls across the deck as the blow strikes home."
+    assert check_narration(theirs, plan.judged(expect)).passed
+
+
+def test_a_shield_still_to_be_sundered_leaves_an_attack_told_whole() -> None:
+    # roll_under.md: "If your character has a shield equipped, you could choose to ignore all
+    # damage in an attack by sundering their shield": until that choice, whether it harms is open
+    params = {"weapons": [{"die": 10}], "targets": [{"name": "Kell", "shield": True}]}
+    attack = resolve_roll("roll_under", "attack", params, dice=[9])
+    assert attack.outcome == "shield_choice"
+    expect = expectation_from(attack, character="Kell", action="The ogre swings at Kell")
+    plan = narration_plan(
+        system_name="Roll Under", character="Kell", action="The ogre swings at Kell",
+        resolution=attack, expect=expect, context="",
+    )  # fmt: skip
+    assert plan.lead == ""
