@@ -2135,6 +2135,41 @@ def run_narrate(run: Run) -> None:
         run.keep(record)
 
 
+# Roll-under attacks ("Attacks *always* hit"), the character's, rolled from these dice: told whole
+# at stop 37, 8 of 11 shown were misses or the foe's harm told as the character's.
+ATTACKS: list[tuple[dict[str, Any], list[int], str]] = [
+    ({"weapons": [{"die": 8}], "targets": [{"name": "bosun", "armor": 1, "hp": 5, "brawn": 9}]}, [7, 17], "I drive my boarding axe at the bosun"),
+    ({"weapons": [{"die": 6}], "targets": [{"name": "first mate", "armor": 1, "hp": 6, "brawn": 10}]}, [4], "I slash at the first mate with my cutlass"),
+    ({"weapons": [{"die": 4}], "targets": [{"name": "knight", "armor": 5}]}, [3], "I stab at the knight's visor"),
+    ({"weapons": [{"die": 6}]}, [5], "I shoot the cultist with my crossbow"),
+    ({"weapons": [{"die": 10}], "targets": [{"name": "troll", "armor": 2, "hp": 12, "brawn": 14}]}, [9], "I bring my maul down on the troll"),
+    ({"weapons": [{"die": 6}]}, [2], "I punch the drunk sailor"),
+    ({"weapons": [{"die": 8, "enhanced": True}], "targets": [{"name": "sentry", "armor": 0, "hp": 4, "brawn": 8}]}, [6, 11, 15], "I cut the unaware sentry's throat"),
+    ({"weapons": [{"die": 6}]}, [6], "I hurl a javelin at the charging boar"),
+    ({"weapons": [{"die": 8}], "targets": [{"name": "ghoul", "armor": 1, "hp": 3, "brawn": 6}]}, [8, 4], "I swing my sword at the ghoul"),
+    ({"weapons": [{"die": 4}], "targets": [{"name": "goblin", "armor": 2}]}, [1], "I jab my dagger at the goblin"),
+    ({"weapons": [{"die": 6}]}, [4], "I fire my pistol at the fleeing smuggler"),
+    ({"weapons": [{"die": 12}], "targets": [{"name": "ogre", "armor": 1, "hp": 15, "brawn": 16}]}, [11], "I drive my spear into the ogre's belly"),
+]  # fmt: skip
+
+
+def run_attacks(run: Run) -> None:
+    for i, (params, dice, action) in enumerate(ATTACKS):
+        r = run.client.post(
+            "/v1/rolls",
+            json={"system": "roll_under", "kind": "attack", "params": params, "dice": dice},
+        )
+        resolution = r.json()
+        body = {"resolution": resolution, "action": action, "character": CHAR}
+        status, data, secs = run.post("/v1/narrate", body)
+        record = {"id": f"attack-{i:02}-roll_under-{resolution['outcome']}", "category": "narrate",
+                  "request": {"action": action, "kind": "attack", "params": params, "dice": dice},
+                  "status": status, "seconds": round(secs, 1), "shown": data.get("narration"),
+                  "facts": _expectation_facts(resolution), "character": CHAR}  # fmt: skip
+        _narrated(record, data)
+        run.keep(record)
+
+
 def run_sparks(run: Run) -> None:
     for i, body in enumerate(SPARKS):
         status, data, secs = run.post("/v1/oracle/spark", body)
@@ -2211,6 +2246,7 @@ def run_sessions(run: Run) -> None:
 
 SECTIONS = {
     "narrate": run_narrate,
+    "attacks": run_attacks,
     "oracle": run_oracle,
     "sessions": run_sessions,
     "sparks": run_sparks,
