@@ -1714,6 +1714,21 @@ _SEEN_ONLY = re.compile(
 
 # Roll kinds whose blows always land: a miss told there is no outcome the engine allows.
 ALWAYS_HITS = frozenset({("roll_under", "attack")})
+HARMLESS = frozenset({"no_damage", "unharmed"})
+"""An attack's outcomes where the blow landed and did no harm (armour took it all)."""
+# roll-under's outcomes of harm that leave the one struck alive ("dead" is Brawn at zero)
+_LIVES_ON = frozenset({"harmed", "scar", "critical_injury", *HARMLESS})
+_TURNED_ASIDE = re.compile(
+    r"\b(?:bounces?|bounced|bouncing|glances?|glanced|glancing|skids?|skidded|ricochets?|"
+    r"ricocheted) off\b|\bdeflect(?:s|ed|ing)?\b|\bharmlessly\b|\b(?:is|was) (?:turned|knocked) "
+    r"aside\b",
+    re.IGNORECASE,
+)
+_KILLED = re.compile(
+    r"\b(?:dies|died|dying|slain|killed|lifeless|corpse|decompos\w*|(?:falls?|fell|drops?|"
+    r"dropped|lies|lay|is|was) dead|breathes? (?:his|her|its|their) last)\b",
+    re.IGNORECASE,
+)
 _MISSED = re.compile(
     # (not "his missing teeth": missing only of someone or a mark)
     r"\b(?:miss|misses|missed)\b(?! (?:out|the point|home|a beat|nothing))|\bmissing (?:him|her|"
@@ -1782,12 +1797,20 @@ def _check_outcome(
         problems.append(f"{_outcome_label(expect)} told as a clean hit: {_quote_words(clean)}")
     if expect.outcome == "graze" and (untouched := _untouched(text)):
         report("no damage (a graze deals its Effort in damage)", untouched)
-    if (expect.system, expect.kind) in ALWAYS_HITS and (
-        missed := [m.group() for m in _not_denied(text.joined, _MISSED.finditer(text.joined))]
-    ):
+    if (expect.system, expect.kind) in ALWAYS_HITS:
         # roll_under.md: "Attacks *always* hit." Told "You slash at the first mate with your
-        # cutlass, but you miss" after 3 damage (played at stop 37, whole-narration prompt)
-        problems.append(f"an attack (which always hits) told as a miss: {_quote_words(missed)}")
+        # cutlass, but you miss" after 3 damage (played at stop 37, whole-narration prompt); led
+        # "and it lands", "the javelin bounces off with a sickening thud" after 6 damage to the
+        # boar, and "the troll's body slowly decomposes" with the troll harmed, not dead
+        missed = _MISSED.finditer(text.joined)
+        if expect.outcome not in HARMLESS:
+            missed = itertools.chain(missed, _TURNED_ASIDE.finditer(text.joined))
+        if told := [m.group() for m in _not_denied(text.joined, missed)]:
+            problems.append(f"an attack (which always hits) told as a miss: {_quote_words(told)}")
+        if expect.outcome in _LIVES_ON and (
+            killed := [m.group() for m in _not_denied(text.joined, _KILLED.finditer(text.joined))]
+        ):
+            problems.append(f"one harmed, not killed, told dead: {_quote_words(killed)}")
     if bands := _band_mentions(expect, text.sentences):
         problems.append(f"{_outcome_label(expect)} called another band: {_quote_words(bands)}")
     if problems:

@@ -32,6 +32,7 @@ from service.narrator.grammar import continuation_gbnf, scene_openers
 from service.narrator.guard import (
     ALWAYS_HITS,
     DRAWS,
+    HARMLESS,
     Expectation,
     Polarity,
     attempt_kinds,
@@ -211,7 +212,6 @@ def _failure_told(act: str) -> str | None:
 # your cutlass, but you miss." after 3 damage, and "You drive your boarding axe at the bosun, but
 # it goes through the thick wood and hits a rock. You fall off the cliff with a critical injury"
 # after the bosun's (played at stop 37). A shield's choice still pending is told whole.
-_NO_HARM = frozenset({"no_damage", "unharmed"})
 
 
 def lands(expect: Expectation) -> bool:
@@ -317,7 +317,7 @@ def narration_plan(
     act = attempt_words(action, character)
     landed = act is not None and lands(expect)
     lead = (
-        f"You {act}, and it lands{', but does no harm' if expect.outcome in _NO_HARM else ''}."
+        f"You {act}, and it lands{', but does no harm' if expect.outcome in HARMLESS else ''}."
         if landed
         else _lead(
             expect.polarity, bool(expect.match), act,

@@ -1721,3 +1721,25 @@ def test_an_attack_that_always_hits_is_never_told_as_a_miss() -> None:
     deed = resolve_roll("roll_under", "deed", {"ability": "finesse", "score": 13}, dice=[18])
     told = "You lunge at the first mate, but you miss as he twists aside."
     assert "an attack" not in check_narration(told, expectation_from(deed)).reason()
+
+
+def test_an_attack_that_landed_is_not_turned_aside_nor_its_harm_made_a_death() -> None:
+    # roll_under.md: "Attacks *always* hit" and "Before dealing damage to HP, subtract the
+    # target's Armor rating": only armour that took it all turns a blow aside. And "Damage
+    # reduces HP": a troll left HP is not dead (Brawn at zero is: "the character dies").
+    # The bench's attacks led "and it lands" (stop 37): "the javelin bounces off with a
+    # sickening thud" after 6 damage; "the troll's body slowly decomposes", the troll harmed.
+    def told(params: dict[str, object], dice: list[int], words: str) -> list[str]:
+        attack = resolve_roll("roll_under", "attack", params, dice=dice)
+        return check_narration(words, expectation_from(attack)).failed
+
+    boar = {"weapons": [{"die": 6}]}
+    assert "outcome" in told(boar, [6], "The javelin bounces off with a sickening thud.")
+    knight = {"weapons": [{"die": 4}], "targets": [{"name": "knight", "armor": 5}]}
+    assert not told(knight, [3], "The dagger bounces off the knight's visor.")
+    troll = {"weapons": [{"die": 10}], "targets": [{"name": "troll", "armor": 2, "hp": 12, "brawn": 14}]}  # fmt: skip
+    assert "outcome" in told(troll, [9], "The troll's body slowly decomposes.")
+    assert not told(troll, [9], "The troll staggers, black blood on its hide.")
+    slain = {"weapons": [{"die": 12}], "targets": [{"name": "goblin", "hp": 2, "brawn": 3}]}
+    assert resolve_roll("roll_under", "attack", slain, dice=[12]).outcome == "dead"
+    assert not told(slain, [12], "The goblin falls dead at your feet.")

@@ -328,6 +328,8 @@ REPORTED_ONLY = {
     "real_run80": "judged at a2a4dcd (3/3 caught, 0/57 false alarms), not tuned on: reported",
     "real_forty_seventh1": "a forty-seventh set of words, judged at ed402cb (0/0, 0/35 false "
     "alarms), not tuned on: reported",
+    "real_attacks1": "roll-under attacks led 'and it lands', judged at 79e8b7e (0/2 caught, 0/10 "
+    "false alarms), then read for a blow turned aside and one harmed told dead: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
