@@ -13,7 +13,13 @@ from prompts import RenderedPrompt
 from rules.catalog import load_tables
 from rules.registry import resolve_roll
 from service.narrator.guard import DRAWS, Expectation, check_narration, expectation_from
-from service.narrator.lead import OUTCOME_HINTS, attempt_words, lead_sentence, narration_plan
+from service.narrator.lead import (
+    OUTCOME_HINTS,
+    NarrationPlan,
+    attempt_words,
+    lead_sentence,
+    narration_plan,
+)
 from service.narrator.model import Calls
 from service.narrator.runner import Done, Event, Token, guard_for, narrate
 from tests.service.narrator.test_guard import ENGINE_OUTCOMES, engine_outcomes
@@ -700,6 +706,18 @@ def test_every_rows_own_words_are_never_another_rows(system: str) -> None:
     assert told > 0
 
 
+def _attack_plan(
+    params: dict[str, object], dice: list[int], action: str
+) -> tuple[NarrationPlan, Expectation]:
+    attack = resolve_roll("roll_under", "attack", params, dice=dice)
+    expect = expectation_from(attack, character="Kell", action=action)
+    plan = narration_plan(
+        system_name="Roll Under", character="Kell", action=action, resolution=attack,
+        expect=expect, context="",
+    )  # fmt: skip
+    return plan, expect
+
+
 @pytest.mark.parametrize(
     ("params", "dice", "action", "lead"),
     [
@@ -719,12 +737,7 @@ def test_a_roll_under_attack_is_led_as_landing(
     # attack's outcome takes no side), the real model wrote 8 of 11 such attacks as misses or as
     # the harm done to "you" ("You drive your boarding axe at the bosun, but it hits a rock. You
     # fall to the ground with a critical injury"); led, 0 of 12 (stop 37's trial).
-    attack = resolve_roll("roll_under", "attack", params, dice=dice)
-    expect = expectation_from(attack, character="Kell", action=action)
-    plan = narration_plan(
-        system_name="Roll Under", character="Kell", action=action, resolution=attack,
-        expect=expect, context="",
-    )  # fmt: skip
+    plan, expect = _attack_plan(params, dice, action)
     assert plan.lead == lead
     assert OUTCOME_HINTS["landed"] in plan.prompt("").user
     missed = f"{lead} The blade glances off a rock and misses him."
@@ -739,11 +752,5 @@ def test_a_shield_still_to_be_sundered_leaves_an_attack_told_whole() -> None:
     # roll_under.md: "If your character has a shield equipped, you could choose to ignore all
     # damage in an attack by sundering their shield": until that choice, whether it harms is open
     params = {"weapons": [{"die": 10}], "targets": [{"name": "Kell", "shield": True}]}
-    attack = resolve_roll("roll_under", "attack", params, dice=[9])
-    assert attack.outcome == "shield_choice"
-    expect = expectation_from(attack, character="Kell", action="The ogre swings at Kell")
-    plan = narration_plan(
-        system_name="Roll Under", character="Kell", action="The ogre swings at Kell",
-        resolution=attack, expect=expect, context="",
-    )  # fmt: skip
-    assert plan.lead == ""
+    plan, expect = _attack_plan(params, [9], "The ogre swings at Kell")
+    assert expect.outcome == "shield_choice" and plan.lead == ""
