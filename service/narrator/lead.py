@@ -212,8 +212,6 @@ def _failure_told(act: str) -> str | None:
 # your cutlass, but you miss." after 3 damage, and "You drive your boarding axe at the bosun, but
 # it goes through the thick wood and hits a rock. You fall off the cliff with a critical injury"
 # after the bosun's (played at stop 37). A shield's choice still pending is told whole.
-
-
 def lands(expect: Expectation) -> bool:
     """Whether the roll is an attack that always hits, its harm decided."""
     return (expect.system, expect.kind) in ALWAYS_HITS and expect.outcome != "shield_choice"
