@@ -1865,6 +1865,44 @@ FORTY_SEVENTH_ACTIONS: list[str] = [
     "I shuffle along the crumbling parapet walk",
 ]
 
+FORTY_EIGHTH_ACTIONS: list[str] = [
+    "I bound from the jetty onto the passing wherry",
+    "I clutch the bowsprit as the schooner buries her nose in a wave",
+    "I wade for the sandspit before the tide covers it",
+    "I slip the ketch behind the headland to lose the slaver",
+    "I scout the smugglers' cove from the cliff path",
+    "I huddle behind the fish barrels to hear the harbour thieves",
+    "I grill the toothless oysterman about the ghost ship",
+    "I persuade the ferry warden to carry our mules across for free",
+    "I tear the rotten planks off the boarded well",
+    "I enthral the bishop's secretary at the vespers feast",
+    "I cajole the jailer's wife into lending me her keys",
+    "I pilfer the ledger from the dozing factor's lap",
+    "I toss the bravo over the balustrade into the fountain",
+    "I call on the blood to still the howling wolves",
+    "I clamber up the cathedral's gargoyles to the rose window",
+    "I ransack the flooded cellar for the vintner's strongbox",
+    "I thrust my glaive into the wight's chest",
+    "I loose a sling stone at the fleeing pickpocket",
+    "I race the cooper's apprentice to the market well",
+    "I follow the Brujah through the burning tenements",
+    "I kick open the Nosferatu's sewer grate",
+    "I leap from the belfry to the almshouse roof",
+    "I stare down the Ventrue prince's sheriff in the ballroom",
+    "I duck under the swinging cargo net",
+    "I brace the lych-gate against the restless dead",
+    "I hack my hand axe into the brigand's shoulder",
+    "I wrestle the footpad for the stolen locket",
+    "Kell soothes the panicking mule",
+    "I lift the silver snuffbox from the sleeping magistrate's waistcoat",
+    "I load my arquebus as the bandits rush the barricade",
+    "I climb the lighthouse's outer stair to the gallery",
+    "I track the wild boar through the beech hanger",
+    "I bicker with the cheesemonger over the wheel of cheddar",
+    "I creep past the drowsing gate wardens at the barbican",
+    "I tiptoe along the slick harbour mole",
+]
+
 OTHER_WORDS = {
     "other": OTHER_ACTIONS,
     "third": THIRD_ACTIONS,
@@ -1912,6 +1950,7 @@ OTHER_WORDS = {
     "forty_fifth": FORTY_FIFTH_ACTIONS,
     "forty_sixth": FORTY_SIXTH_ACTIONS,
     "forty_seventh": FORTY_SEVENTH_ACTIONS,
+    "forty_eighth": FORTY_EIGHTH_ACTIONS,
 }
 # every set of words tells the corpus's rolls slot for slot
 assert all(len(words) == len(NARRATE) for words in OTHER_WORDS.values()), "a set's length"
