@@ -4169,7 +4169,9 @@ _PLAYERS_WEAPON = re.compile(
 _STRIKES_THE_PLACE = re.compile(
     r"\b(?:the|your) (?P<weapon>[a-z]+) (?:\w+ )?(?:striking|strikes|struck|hits|hitting|hit|"
     r"lodges|lodging|lodged|embeds|embedding|embedded|thuds|thudding|sinks|sinking|sank|bites|"
-    r"biting|slams|slamming|clangs|clanging|glances|glancing) (?:into |against |on |off |itself "
+    r"biting|slams|slamming|clangs|clanging|glances|glancing|clashes|clashing|clashed|"
+    # ("the axe clashing against the rock", run 81)
+    r"scrapes|scraping|scraped) (?:into |against |on |off |itself "
     r"in |itself into )?(?:the|a|an) (?:[a-z-]+ )?(?:ground|rocks?|stones?|walls?|trees?|trunk|"
     r"floor|dirt|earth|mud|boulders?|cobblestones|air)\b",
     re.IGNORECASE,

@@ -1489,6 +1489,9 @@ STOP_35 = [
      "the spine of the bandit.", "outcome"),
     (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
      "The sound of the axe striking the bandit's armor resonates through the forest.", None),
+    # ... by any verb of striking (run 81)
+    (GO_FORTH_SUCCESS, "I swing my axe at the bandit",
+     "The sound of the axe clashing against the rock resonates through the forest.", "outcome"),
     (GO_FORTH_SUCCESS, "I dodge the thrown spear", "The spear strikes the ground beside you.",
      None),
     # a lost attack told as the foe's bones broken (runs 69 and 73, word for word): Go Forth's

@@ -330,6 +330,8 @@ REPORTED_ONLY = {
     "alarms), not tuned on: reported",
     "real_attacks1": "roll-under attacks led 'and it lands', judged at 79e8b7e (0/2 caught, 0/10 "
     "false alarms), then read for a blow turned aside and one harmed told dead: reported",
+    "real_run81": "judged at 79e8b7e (1/2 caught, 0/70 false alarms), then read for an axe "
+    "clashing against the rock: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
