@@ -1724,6 +1724,13 @@ _TURNED_ASIDE = re.compile(
     r"aside\b",
     re.IGNORECASE,
 )
+_COMES_TO = re.compile(
+    r"\b(?:regains?|regained|regaining) (?:\w+ )?consciousness\b|\b(?:comes|came) to\b(?! (?:a|an|the|"
+    r"his|her|its|their|rest|life)\b)|\b(?:wakes|woke|awakens|awoke|stirs|stirred) (?:up|again)\b|"
+    r"\b(?:gets|got|staggers|staggered|struggles|struggled|rises|rose|climbs|climbed) (?:back )?to "
+    r"(?:his|her|its|their) feet\b",
+    re.IGNORECASE,
+)
 _KILLED = re.compile(
     r"\b(?:dies|died|dying|slain|killed|lifeless|corpse|decompos\w*|(?:falls?|fell|drops?|"
     r"dropped|lies|lay|is|was) dead|breathes? (?:his|her|its|their) last)\b",
@@ -1811,6 +1818,12 @@ def _check_outcome(
             killed := [m.group() for m in _not_denied(text.joined, _KILLED.finditer(text.joined))]
         ):
             problems.append(f"one harmed, not killed, told dead: {_quote_words(killed)}")
+        # ... and a critical injury is "unconscious and out of the fight until revived": "as the
+        # bosun regains consciousness" (the forty-eighth words' attacks)
+        if expect.outcome == "critical_injury" and (
+            woken := [m.group() for m in _not_denied(text.joined, _COMES_TO.finditer(text.joined))]
+        ):
+            problems.append(f"one knocked out told coming to: {_quote_words(woken)}")
     if bands := _band_mentions(expect, text.sentences):
         problems.append(f"{_outcome_label(expect)} called another band: {_quote_words(bands)}")
     if problems:

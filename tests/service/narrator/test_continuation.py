@@ -1746,3 +1746,22 @@ def test_an_attack_that_landed_is_not_turned_aside_nor_its_harm_made_a_death() -
     slain = {"weapons": [{"die": 12}], "targets": [{"name": "goblin", "hp": 2, "brawn": 3}]}
     assert resolve_roll("roll_under", "attack", slain, dice=[12]).outcome == "dead"
     assert not told(slain, [12], "The goblin falls dead at your feet.")
+
+
+def test_one_critically_injured_stays_out_of_the_fight() -> None:
+    # roll_under.md: "If your Save fails, the damage is a Critical Injury. Your character adds a
+    # Fatigue debility to their inventory and is unconscious and out of the fight until
+    # revived." The forty-eighth words' attacks: "followed by a momentary silence as the bosun
+    # regains consciousness", after the bosun's critical injury.
+    params = {"weapons": [{"die": 8}], "targets": [{"name": "bosun", "armor": 1, "hp": 5, "brawn": 9}]}  # fmt: skip
+    attack = resolve_roll("roll_under", "attack", params, dice=[7, 17])
+    assert attack.outcome == "critical_injury"
+    expect = expectation_from(attack)
+    woke = "The axe hits the bosun's chest, and after a silence the bosun regains consciousness."
+    assert "outcome" in check_narration(woke, expect).failed
+    down = "The axe hits the bosun's chest, and he crumples to the deck, still."
+    assert check_narration(down, expect).passed
+    harmed = resolve_roll("roll_under", "attack", {"weapons": [{"die": 6}]}, dice=[4])
+    assert check_narration(
+        "The mate staggers to his feet, bleeding.", expectation_from(harmed)
+    ).passed
