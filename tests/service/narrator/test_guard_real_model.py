@@ -332,8 +332,8 @@ REPORTED_ONLY = {
     "false alarms), then read for a blow turned aside and one harmed told dead: reported",
     "real_run81": "judged at 79e8b7e (1/2 caught, 0/70 false alarms), then read for an axe "
     "clashing against the rock: reported",
-    "real_forty_eighth1": "a forty-eighth set of words and the attacks, judged at b06f27d (0/2 "
-    "caught, 1/45 false alarms), then read for one knocked out coming to: reported",
+    "real_forty_eighth1": "a forty-eighth set of words and the attacks, judged at b06f27d (0/1 "
+    "caught, 1/46 false alarms), then read for one knocked out coming to: reported",
 }
 # Sets in which the model wrote no contradiction at all, every reply read (begun with the scene)
 NONE_CONTRADICTING = {
