@@ -1809,20 +1809,18 @@ def _check_outcome(
         # cutlass, but you miss" after 3 damage (played at stop 37, whole-narration prompt); led
         # "and it lands", "the javelin bounces off with a sickening thud" after 6 damage to the
         # boar, and "the troll's body slowly decomposes" with the troll harmed, not dead
-        missed = _MISSED.finditer(text.joined)
-        if expect.outcome not in HARMLESS:
-            missed = itertools.chain(missed, _TURNED_ASIDE.finditer(text.joined))
-        if told := [m.group() for m in _not_denied(text.joined, missed)]:
+        def said(*patterns: re.Pattern[str]) -> list[str]:
+            found = itertools.chain.from_iterable(p.finditer(text.joined) for p in patterns)
+            return [m.group() for m in _not_denied(text.joined, found)]
+
+        aside = () if expect.outcome in HARMLESS else (_TURNED_ASIDE,)
+        if told := said(_MISSED, *aside):
             problems.append(f"an attack (which always hits) told as a miss: {_quote_words(told)}")
-        if expect.outcome in _LIVES_ON and (
-            killed := [m.group() for m in _not_denied(text.joined, _KILLED.finditer(text.joined))]
-        ):
+        if expect.outcome in _LIVES_ON and (killed := said(_KILLED)):
             problems.append(f"one harmed, not killed, told dead: {_quote_words(killed)}")
         # ... and a critical injury is "unconscious and out of the fight until revived": "as the
         # bosun regains consciousness" (the forty-eighth words' attacks)
-        if expect.outcome == "critical_injury" and (
-            woken := [m.group() for m in _not_denied(text.joined, _COMES_TO.finditer(text.joined))]
-        ):
+        if expect.outcome == "critical_injury" and (woken := said(_COMES_TO)):
             problems.append(f"one knocked out told coming to: {_quote_words(woken)}")
     if bands := _band_mentions(expect, text.sentences):
         problems.append(f"{_outcome_label(expect)} called another band: {_quote_words(bands)}")
@@ -5443,11 +5441,11 @@ def _attempt_given_up(words: str, action: str | None) -> list[str]:
     ]
 
 
+# Harm told to "you" (_HARMS_YOU), or the points and the footing lost: "You lose 10 hp"
 _HARM_TO_YOU = re.compile(
-    r"\byou (?:\w+ )?(?:fall|fell|collapse|collapsed|crumple|crumpled|suffer|suffered|bleed|bled|"
-    r"(?:lose|lost) (?:\d+|consciousness|blood|your footing)|(?:take|took) (?:\d+|damage|a (?:wound|"
-    r"blow|hit))|are (?:wounded|injured|hurt|struck|hit|knocked)|were (?:wounded|injured|hurt|"
-    r"struck|hit|knocked))\b",
+    _HARMS_YOU.pattern + r"|\byou (?:\w+ )?(?:fall|fell|collapse|collapsed|crumple|crumpled|suffer|"
+    r"suffered|bleed|bled|(?:lose|lost) (?:\d+|consciousness|blood|your footing)|(?:take|took) "
+    r"(?:\d+|damage|a (?:wound|blow|hit))|(?:are|were) (?:struck|hit|knocked))\b",
     re.IGNORECASE,
 )
 

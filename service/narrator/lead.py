@@ -218,8 +218,17 @@ def lands(expect: Expectation) -> bool:
 
 
 def _lead(
-    polarity: Polarity, match: bool, act: str | None, *, draw: bool = False, graze: bool = False
+    polarity: Polarity,
+    match: bool,
+    act: str | None,
+    *,
+    draw: bool = False,
+    graze: bool = False,
+    landed: bool = False,
+    harmless: bool = False,
 ) -> str | None:
+    if landed and act:  # a roll-under attack, which always hits (lands(), above)
+        return f"You {act}, and it lands{', but does no harm' if harmless else ''}."
     if graze and not _a_blow(act):
         # Go Forth's Effort is also "for things that take time (breaking a door, translating
         # runes ...)": a miss there is little progress, not a graze. Led as a graze, "I sprint
@@ -314,13 +323,10 @@ def narration_plan(
     prompt where it does not."""
     act = attempt_words(action, character)
     landed = act is not None and lands(expect)
-    lead = (
-        f"You {act}, and it lands{', but does no harm' if expect.outcome in HARMLESS else ''}."
-        if landed
-        else _lead(
-            expect.polarity, bool(expect.match), act,
-            draw=expect.outcome in DRAWS, graze=expect.outcome == "graze",
-        )
+    lead = _lead(
+        expect.polarity, bool(expect.match), act,
+        draw=expect.outcome in DRAWS, graze=expect.outcome == "graze",
+        landed=landed, harmless=expect.outcome in HARMLESS,
     )  # fmt: skip
     said = facts.delimit(action or "")
 
